@@ -1,0 +1,149 @@
+/**
+ * Command-line wiring only: arguments → lint() → reporter → exit code.
+ * Exit codes: 0 no errors, 1 errors found, 2 usage, config or I/O failure. Never calls process.exit.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError } from './config/load.js';
+import { lint, UsageError, type LintResult } from './engine/run.js';
+import { ProjectError } from './parse/project.js';
+import { githubReport } from './reporters/github.js';
+import { jsonReport } from './reporters/json.js';
+import { displayPath } from './reporters/paths.js';
+import { textReport } from './reporters/text.js';
+import { VERSION } from './version.js';
+
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+  /** is stdout a terminal? */
+  isTTY: boolean;
+}
+
+interface CheckOptions {
+  json?: boolean;
+  format?: 'text' | 'json' | 'github';
+  verbose?: boolean;
+  color?: boolean;
+  rule?: string[];
+  maxWarnings?: string;
+}
+
+/** Colour: --color/--no-color, then FORCE_COLOR, then NO_COLOR (non-empty), then TTY detection. */
+export function colorEnabled(flag: boolean | undefined, env: CliIo['env'], isTTY: boolean): boolean {
+  if (flag !== undefined) return flag;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return isTTY && env.TERM !== 'dumb';
+}
+
+function verboseReport(result: LintResult): string {
+  const lines: string[] = [];
+  const { project } = result;
+  lines.push(`  project: ${displayPath(project.displayRoot, '')}`);
+  lines.push(`  config: ${project.configFile ? displayPath(project.displayRoot, project.configFile) : '(none, defaults)'}`);
+  lines.push(`  skills_dir: ${displayPath(project.displayRoot, project.skillsDir)}`);
+  lines.push(`  discovered: ${project.skills.length} skills, ${result.graph.states.length} states, ${result.graph.edges.length} transitions`);
+  lines.push('');
+  for (const s of result.ruleStats) {
+    const label = s.code.padStart(36);
+    const total = s.errors + s.warnings + s.info;
+    lines.push(`  ${label}  ${total === 0 ? '✓' : `${s.errors}E  ${s.warnings}W  ${s.info}I`}`);
+  }
+  lines.push('');
+  lines.push(`  ${result.diagnostics.length} diagnostics total`);
+  lines.push(`  ${result.errors} errors, ${result.warnings} warnings, ${result.info} info`);
+  lines.push(`  ${result.verifications} verifications ran`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function runCheck(path: string | undefined, opts: CheckOptions, io: CliIo): Promise<number> {
+  const format = opts.json ? 'json' : (opts.format ?? 'text');
+  const root = path ?? '.';
+  let maxWarnings: number | undefined;
+  if (opts.maxWarnings !== undefined) {
+    if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings takes a whole number, not '${opts.maxWarnings}'`);
+    maxWarnings = Number(opts.maxWarnings);
+  }
+  const rulesOnly = (opts.rule ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter((r) => r !== '');
+  let result: LintResult;
+  try {
+    result = lint({ root, only: rulesOnly });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    const shown = e.message.split('\n').map((l) => `  ${displayPath(root, l)}`);
+    io.stderr(`loopkit: invalid configuration\n${shown.join('\n')}\n`);
+    return 2;
+  }
+  if (opts.verbose) io.stderr(verboseReport(result));
+  const color = colorEnabled(opts.color, io.env, io.isTTY);
+  if (format === 'json') io.stdout(jsonReport(result));
+  else if (format === 'github') io.stdout(githubReport(result));
+  else io.stdout(textReport(result, { color }));
+  if (result.errors > 0) return 1;
+  if (maxWarnings !== undefined && result.warnings > maxWarnings) {
+    io.stderr(`loopkit: ${result.warnings} warnings exceed --max-warnings ${maxWarnings}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function addCheckOptions(cmd: Command): Command {
+  return cmd
+    .argument('[path]', 'project root: the directory that holds .loopkit.yaml', '.')
+    .option('--json', 'print the JSON report (same as --format json)')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github']))
+    .option('-v, --verbose', 'print per-rule diagnostic counts on stderr')
+    .option('--color', 'force coloured output')
+    .option('--no-color', 'disable coloured output (also NO_COLOR=1)')
+    .option('-r, --rule <codes>', 'run only these rules (comma-separated codes; repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings');
+}
+
+/** Run the CLI; resolves to the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('loopkit')
+    .description('Prove your agent skill loops are correct: verify SKILL.md + LOOP.md contracts')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print help')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout(s),
+      writeErr: (s) => io.stderr(s),
+      outputError: (s, write) => write(s.startsWith('error:') ? `loopkit: ${s}` : s),
+    })
+    .showHelpAfterError('(run loopkit --help for usage)')
+    .addHelpText('after', '\nRun `loopkit check --help` for the options of check (the default command).\nExit codes: 0 no errors, 1 errors found, 2 usage, configuration or I/O failure.');
+
+  const check = addCheckOptions(program.command('check', { isDefault: true }))
+    .description('verify every skill of the project (the default command)')
+    .exitOverride()
+    .action(async (path: string, opts: CheckOptions) => {
+      exitCode = await runCheck(path, opts, io);
+    });
+  check.configureOutput({
+    writeOut: (s) => io.stdout(s),
+    writeErr: (s) => io.stderr(s),
+    outputError: (s, write) => write(s.startsWith('error:') ? `loopkit: ${s}` : s),
+  });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2;
+    }
+    if (e instanceof ProjectError || e instanceof UsageError) {
+      io.stderr(`loopkit: error: ${e.message}\n`);
+      return 2;
+    }
+    const err = e as Error;
+    io.stderr(`loopkit: internal error: ${err.message}\n`);
+    if (io.env.LOOPKIT_DEBUG) io.stderr(`${err.stack ?? ''}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Reads and validates `.loopkit.yaml`. Never prints and never falls back to defaults silently:
+ * a broken file is a ConfigError (exit 2) that says where and what was expected.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { closest } from '../util/closest.js';
+import { decodeUtf8 } from '../util/text.js';
+import { CONFIG_KEYS, configSchema, defaultConfig, type Config, type ConfigPositions } from './schema.js';
+
+export const CONFIG_FILE = '.loopkit.yaml';
+
+export interface ConfigIssue {
+  line: number | null;
+  column: number | null;
+  field: string | null;
+  detail: string;
+}
+
+/** A config the user must fix; every issue is located (file:line:col) when the place is known. */
+export class ConfigError extends Error {
+  readonly issues: readonly ConfigIssue[];
+  constructor(readonly file: string, issues: ConfigIssue | ConfigIssue[]) {
+    const list = Array.isArray(issues) ? issues : [issues];
+    super(list.map((i) => formatIssue(file, i)).join('\n'));
+    this.issues = list;
+    this.name = 'ConfigError';
+  }
+}
+
+function formatIssue(file: string, i: ConfigIssue): string {
+  const where = i.line === null ? file : `${file}:${i.line}:${i.column ?? 1}`;
+  return `${where}: ${i.field ? `${i.field}: ` : ''}${i.detail}`;
+}
+
+const issue = (line: number | null, column: number | null, field: string | null, detail: string): ConfigIssue =>
+  ({ line, column, field, detail });
+
+/** A located problem in the config that does not stop the run. */
+export interface ConfigWarning {
+  code: 'config-unknown-key';
+  message: string;
+  help: string;
+  line: number;
+  column: number;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** dotted path → where the key is written */
+  positions: ConfigPositions;
+  /** dotted path → where the value is written */
+  valuePositions: ConfigPositions;
+  /** project-relative file name, or null when the project has no config */
+  file: string | null;
+  warnings: ConfigWarning[];
+}
+
+type Pos = { line: number; column: number };
+
+function collectPositions(
+  node: YamlNode | null | undefined,
+  path: string,
+  lc: LineCounter,
+  keys: Map<string, Pos>,
+  values: Map<string, Pos>,
+): void {
+  if (!node) return;
+  if (node.range) {
+    const p = lc.linePos(node.range[0]);
+    if (path !== '') values.set(path, { line: p.line, column: p.col });
+  }
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const keyNode = pair.key as YamlNode | null;
+      const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+      const child = path === '' ? key : `${path}.${key}`;
+      if (keyNode && keyNode.range) {
+        const p = lc.linePos(keyNode.range[0]);
+        keys.set(child, { line: p.line, column: p.col });
+      }
+      collectPositions(pair.value as YamlNode | null, child, lc, keys, values);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      const child = `${path}.${i}`;
+      const n = item as YamlNode;
+      if (n && n.range) {
+        const p = lc.linePos(n.range[0]);
+        keys.set(child, { line: p.line, column: p.col });
+      }
+      collectPositions(n, child, lc, keys, values);
+    });
+  }
+}
+
+/** Load `<root>/.loopkit.yaml`. Throws ConfigError for anything the user must fix. */
+export function loadConfig(root: string): LoadedConfig {
+  const abs = join(root, CONFIG_FILE);
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    return { config: defaultConfig(), positions: new Map(), valuePositions: new Map(), file: null, warnings: [] };
+  }
+  if (!st.isFile()) {
+    throw new ConfigError(CONFIG_FILE, issue(null, null, null, 'is not a regular file'));
+  }
+  let text: string;
+  try {
+    const decoded = decodeUtf8(readFileSync(abs));
+    if (decoded === null) throw new ConfigError(CONFIG_FILE, issue(null, null, null, 'is not valid UTF-8 text'));
+    text = decoded;
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError(CONFIG_FILE, issue(null, null, null, `cannot be read: ${(e as Error).message}`));
+  }
+  return parseConfigText(text, CONFIG_FILE);
+}
+
+/** Parse and validate config text (exported for tests). */
+export function parseConfigText(text: string, file: string): LoadedConfig {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    const p = lc.linePos(err.pos[0]);
+    const msg = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new ConfigError(file, issue(p.line, p.col, null, `invalid YAML: ${msg}`));
+  }
+  const keys = new Map<string, Pos>();
+  const values = new Map<string, Pos>();
+  collectPositions(doc.contents as YamlNode | null, '', lc, keys, values);
+
+  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let data: Record<string, unknown>;
+  if (raw === null || raw === undefined) {
+    data = {};
+  } else if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError(file, issue(1, 1, null, 'expected a mapping of settings at the top level'));
+  } else {
+    data = raw as Record<string, unknown>;
+  }
+
+  const warnings: ConfigWarning[] = [];
+  for (const key of Object.keys(data)) {
+    if (CONFIG_KEYS.includes(key)) continue;
+    const pos = keys.get(key) ?? { line: 1, column: 1 };
+    const suggestion = closest(key, CONFIG_KEYS);
+    warnings.push({
+      code: 'config-unknown-key',
+      message: `Unknown key '${key}' in ${file}${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      help: suggestion
+        ? `Rename '${key}' to '${suggestion}', or remove it. Unknown keys are ignored.`
+        : `Remove '${key}'. Known keys: ${CONFIG_KEYS.join(', ')}.`,
+      line: pos.line,
+      column: pos.column,
+    });
+  }
+
+  const parsed = configSchema.safeParse(data);
+  if (!parsed.success) {
+    // report the first issue in document order
+    const issues = parsed.error.issues.map((issue) => {
+      const field = issue.path.map(String).join('.');
+      let pos: Pos | undefined;
+      for (let n = issue.path.length; n > 0 && !pos; n--) {
+        const p = issue.path.slice(0, n).map(String).join('.');
+        pos = values.get(p) ?? keys.get(p);
+      }
+      return { issue, field, pos: pos ?? { line: 1, column: 1 } };
+    });
+    issues.sort((a, b) => a.pos.line - b.pos.line || a.pos.column - b.pos.column);
+    throw new ConfigError(
+      file,
+      issues.map((i) => issue(i.pos.line, i.pos.column, i.field || null, i.issue.message)),
+    );
+  }
+  return { config: parsed.data, positions: keys, valuePositions: values, file, warnings };
+}

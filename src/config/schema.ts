@@ -1,0 +1,133 @@
+/**
+ * The `.loopkit.yaml` schema: every field of the configuration reference with its default,
+ * plus loopkit's own additions (`rules`, `loop_state_files`).
+ */
+import { z } from 'zod';
+
+export const DEFAULT_STANDARD_VERBS = [
+  'trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete',
+];
+export const DEFAULT_HALT_REASONS = ['stall', 'ambiguous', 'human-gate', 'unsafe', 'budget'];
+export const DEFAULT_LOOP_SECTIONS = [
+  'Entry Conditions',
+  'Loop State Schema',
+  'Single Iteration Step',
+  'Proof of Progress',
+  'State Transition Rule',
+  'Halt Conditions',
+  'Handoff Target',
+];
+export const DEFAULT_SKILL_SECTIONS = ['Description', 'Rules', 'State Model'];
+export const DEFAULT_STATE_MODEL_ALIASES = ['State Model', 'The Loop', 'Loop States', 'States'];
+export const DEFAULT_LOOP_STATE_FILES = [
+  { path: 'docs/inception.loop.md', description: 'inception phase tracking' },
+  { path: 'docs/iteration-board.loop.md', description: 'iteration governance tracking' },
+];
+
+/** A string field: an empty YAML value (`key:`) is the empty string; a number is its text. */
+const str = (def: string) =>
+  z.preprocess(
+    (v) => (v === null ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
+    z.string({ error: 'expected a string' }),
+  ).default(def);
+
+/** A list of strings: an empty YAML value (`key:`) is the empty list. */
+const strList = (def: readonly string[]) =>
+  z.preprocess(
+    (v) => (v === null ? [] : v),
+    z.array(
+      z.preprocess(
+        (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
+        z.string({ error: 'expected a string' }),
+      ),
+      { error: 'expected a list of strings' },
+    ),
+  ).default([...def]);
+
+const bool = z.boolean({ error: 'expected true or false' }).default(false);
+
+export const SEVERITY_SETTINGS = ['off', 'info', 'warning', 'warn', 'error'] as const;
+export type SeveritySetting = (typeof SEVERITY_SETTINGS)[number];
+
+const enforcedState = z.object({
+  name: z.string({ error: 'expected a state name (string)' }).min(1, 'must not be empty'),
+  agent: str(''),
+  description: str(''),
+}).passthrough();
+
+const stateFile = z.object({
+  path: z.string({ error: 'expected a path (string)' }).min(1, 'must not be empty'),
+  description: str(''),
+});
+
+const configObject = z.object({
+  skills_dir: str('skills/'),
+  max_iterations: z.number({ error: 'expected a whole number from 0 to 4294967295' })
+    .int('expected a whole number from 0 to 4294967295')
+    .min(0, 'expected a whole number from 0 to 4294967295')
+    .max(4294967295, 'expected a whole number from 0 to 4294967295')
+    .default(20),
+  standard_verbs: strList(DEFAULT_STANDARD_VERBS),
+  halt_reasons: strList(DEFAULT_HALT_REASONS),
+  canonical_loop_sections: strList(DEFAULT_LOOP_SECTIONS),
+  canonical_skill_sections: strList(DEFAULT_SKILL_SECTIONS),
+  state_model_aliases: strList(DEFAULT_STATE_MODEL_ALIASES),
+  enforced_states: z.preprocess(
+    (v) => (v === null ? [] : v),
+    z.array(enforcedState, { error: 'expected a list of {name, agent, description} entries' }),
+  ).default([]),
+  deskcheck_enabled: bool,
+  deskcheck_state: str(''),
+  deskcheck_entry_from: str(''),
+  deskcheck_feedback_to: str(''),
+  deskcheck_forward_to: str(''),
+  bug_feedback_enabled: bool,
+  bug_feedback_qa_state: str(''),
+  bug_feedback_acceptance_state: str(''),
+  bug_feedback_return_to: str(''),
+  // loopkit additions
+  rules: z.preprocess(
+    (v) => (v === null ? {} : v),
+    z.record(z.string(), z.enum(SEVERITY_SETTINGS, {
+      error: 'expected one of off, info, warning, error',
+    }), { error: 'expected a map of rule code to off | info | warning | error' }),
+  ).default({}),
+  loop_state_files: z.preprocess(
+    (v) => (v === null ? [] : v),
+    z.array(stateFile, { error: 'expected a list of {path, description} entries' }),
+  ).default(DEFAULT_LOOP_STATE_FILES.map((f) => ({ ...f }))),
+});
+
+export const configSchema = configObject.superRefine((c, ctx) => {
+  const need = (enabled: boolean, switchKey: string, keys: (keyof typeof c)[]) => {
+    if (!enabled) return;
+    for (const k of keys) {
+      if (c[k] === '') {
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: `must not be empty when ${switchKey} is true`,
+        });
+      }
+    }
+  };
+  need(c.deskcheck_enabled, 'deskcheck_enabled', [
+    'deskcheck_state', 'deskcheck_entry_from', 'deskcheck_feedback_to', 'deskcheck_forward_to',
+  ]);
+  need(c.bug_feedback_enabled, 'bug_feedback_enabled', [
+    'bug_feedback_qa_state', 'bug_feedback_acceptance_state', 'bug_feedback_return_to',
+  ]);
+});
+
+export type Config = z.output<typeof configSchema>;
+export type EnforcedState = Config['enforced_states'][number];
+
+/** The known top-level keys (for unknown-key warnings). */
+export const CONFIG_KEYS: readonly string[] = Object.keys(configObject.shape);
+
+/** Where each config value is written: dotted path (`enforced_states.0.name`) → place. */
+export type ConfigPositions = ReadonlyMap<string, { line: number; column: number }>;
+
+export function defaultConfig(): Config {
+  return configSchema.parse({});
+}

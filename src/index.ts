@@ -1,0 +1,13 @@
+/** Public API. */
+export { main, colorEnabled, type CliIo } from './cli.js';
+export { lint, ruleIndex, UsageError, type LintOptions, type LintResult } from './engine/run.js';
+export type { Diagnostic, Severity, Related } from './engine/diagnostic.js';
+export type { Rule, RuleMeta } from './engine/rule.js';
+export { loadConfig, parseConfigText, ConfigError } from './config/load.js';
+export { configSchema, defaultConfig, type Config } from './config/schema.js';
+export { rules } from './rules/index.js';
+export { buildGraph, type StateGraph } from './graph/graph.js';
+export { textReport } from './reporters/text.js';
+export { jsonReport } from './reporters/json.js';
+export { githubReport } from './reporters/github.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,194 @@
+/**
+ * The contract model: everything the parsers recorded about a project.
+ * Parsers fill it once; rules only read it (they never touch the file system).
+ */
+import type { Root } from 'mdast';
+import type { ConfigWarning } from '../config/load.js';
+import type { Config, ConfigPositions } from '../config/schema.js';
+
+/** A 1-based place in a file. `file` is relative to the project root, with `/` separators. */
+export interface Position {
+  file: string;
+  line: number | null;
+  column: number | null;
+  endLine?: number | null;
+  endColumn?: number | null;
+}
+
+/** A file read and parsed once. */
+export interface SourceFile {
+  /** project-relative path with `/` separators */
+  path: string;
+  text: string;
+  /** start offset (UTF-16 index) of every line */
+  lineStarts: readonly number[];
+  /** the mdast tree; present for markdown files */
+  root?: Root;
+}
+
+/** A frontmatter key with the place where it is written. */
+export interface FrontmatterEntry {
+  key: string;
+  /** the parsed YAML value (string, number, list, map, null …) */
+  value: unknown;
+  line: number;
+  column: number;
+  /** YAML `source` of a scalar value, when it is one */
+  raw?: string;
+}
+
+export interface Frontmatter {
+  /** where the block starts (line of the opening `---`) */
+  line: number;
+  /** line of the closing `---` (null when the block is never closed) */
+  endLine: number | null;
+  /** top-level entries in document order */
+  entries: readonly FrontmatterEntry[];
+  /** nested entries of mapping values, keyed `parent.child` (any depth, dotted) */
+  nested: readonly FrontmatterEntry[];
+  /** the whole parsed value (a plain object when the YAML is a map) */
+  data: Record<string, unknown>;
+  /** a YAML syntax error, if the block could not be parsed */
+  error?: { message: string; line: number; column: number };
+  /** the raw YAML text between the fences */
+  raw: string;
+}
+
+export interface Section {
+  /** heading text (mdast-util-to-string of the heading), trimmed */
+  title: string;
+  /** normalised title for matching: lower case, single spaces */
+  key: string;
+  depth: number;
+  line: number;
+  column: number;
+  /** line of the last line that belongs to the section */
+  endLine: number;
+  /** start/end offsets in the file text of the section body (after the heading) */
+  bodyStart: number;
+  bodyEnd: number;
+  /** index of the heading node in root.children, and the end index (exclusive) */
+  startIndex: number;
+  endIndex: number;
+}
+
+export type DirectiveKind = 'trigger' | 'handoff' | 'halt';
+
+export interface Trigger { text: string; line: number; column: number }
+export interface HandoffDirective { skill: string; agent: string; line: number; column: number; skillColumn: number }
+export interface HaltDirective {
+  reason: string;
+  /** the parsed bound; null when absent ("unbounded") */
+  after: number | null;
+  line: number;
+  column: number;
+  reasonColumn: number;
+}
+
+export interface Transition {
+  from: string;
+  to: string;
+  /** the arrow as written: `→`, `->` or `--->` */
+  arrow: string;
+  file: string;
+  line: number;
+  column: number;
+  fromColumn: number;
+  toColumn: number;
+  /** the H2 section the transition is written in ('' before the first H2) */
+  section: string;
+  trigger?: Trigger;
+  handoff?: HandoffDirective;
+  halt?: HaltDirective;
+}
+
+/** A line that looks like DSL but does not parse. */
+export interface MalformedLine {
+  kind: 'transition' | DirectiveKind;
+  text: string;
+  line: number;
+  column: number;
+  reason: string;
+}
+
+/** A `halt <word>` occurrence anywhere in LOOP.md prose or DSL. */
+export interface HaltMention { word: string; line: number; column: number; directive: boolean }
+/** A `handoff <skill> to <agent>` occurrence anywhere in LOOP.md. */
+export interface HandoffMention { skill: string; agent: string; line: number; column: number }
+/** The first word of an ordered-list step in LOOP.md. */
+export interface StepVerb { word: string; line: number; column: number; section: string }
+
+export interface LoopContract {
+  file: SourceFile;
+  sections: readonly Section[];
+  transitions: readonly Transition[];
+  malformed: readonly MalformedLine[];
+  halts: readonly HaltMention[];
+  handoffs: readonly HandoffMention[];
+  steps: readonly StepVerb[];
+}
+
+/** A state named in a SKILL.md state-model section. */
+export interface DeclaredState { name: string; line: number; column: number }
+
+export interface DirEntry { name: string; kind: 'file' | 'dir' | 'other' }
+
+export interface ReferencedFile {
+  /** link target as written */
+  target: string;
+  /** null when the file does not exist or cannot be read as text */
+  file: SourceFile | null;
+}
+
+export interface Skill {
+  /** frontmatter `name`, or the directory name when there is none */
+  name: string;
+  /** the directory name */
+  dirName: string;
+  /** project-relative directory path */
+  dir: string;
+  skillFile: SourceFile;
+  frontmatter: Frontmatter | null;
+  sections: readonly Section[];
+  /** states declared in state-model sections (by alias), in document order, de-duplicated */
+  declaredStates: readonly DeclaredState[];
+  loop: LoopContract | null;
+  /** LOOP.md exists but could not be read */
+  loopReadError?: string;
+  /** legacy HANDOFFS.md transitions, read only when the skill has no LOOP.md */
+  legacyHandoffs: { file: SourceFile; transitions: readonly Transition[] } | null;
+  /** entries directly inside the skill directory, sorted by name */
+  entries: readonly DirEntry[];
+  /** text files directly inside `scripts/`, sorted by name (null if there is no scripts dir) */
+  scripts: readonly SourceFile[] | null;
+  /** markdown files linked from SKILL.md, by target */
+  references: ReadonlyMap<string, ReferencedFile>;
+}
+
+/** A problem found while reading the project (before any rule runs). */
+export interface LoadProblem {
+  code: 'skill-read-error';
+  file: string;
+  message: string;
+}
+
+export interface Project {
+  /** the root as typed by the user (used only for display) */
+  displayRoot: string;
+  /** absolute project root */
+  root: string;
+  config: Config;
+  configPositions: ConfigPositions;
+  /** project-relative path of the config file, or null when there is none */
+  configFile: string | null;
+  /** located problems found in the config that do not stop the run (unknown keys) */
+  configWarnings: readonly ConfigWarning[];
+  /** project-relative skills directory ('' for the root itself) */
+  skillsDir: string;
+  skills: readonly Skill[];
+  problems: readonly LoadProblem[];
+  /** README.md at the project root, if any */
+  readme: SourceFile | null;
+  /** project-relative paths that exist (used by the loop-state-file rule) */
+  existingPaths: ReadonlySet<string>;
+}

@@ -1,0 +1,85 @@
+/** File reading for the parse layer: bounded, UTF-8 checked, never throws. */
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import type { DirEntry } from '../model/types.js';
+import { decodeUtf8 } from '../util/text.js';
+
+/** Files larger than this are not read (a skill document is never this big). */
+export const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+export type ReadResult = { text: string } | { error: string; missing?: boolean };
+
+export function readText(abs: string): ReadResult {
+  let st;
+  try {
+    st = statSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { error: code === 'ENOENT' ? 'No such file' : (e as Error).message, missing: code === 'ENOENT' || code === 'ENOTDIR' };
+  }
+  if (st.isDirectory()) return { error: 'Is a directory' };
+  if (!st.isFile()) return { error: 'Not a regular file' };
+  if (st.size > MAX_FILE_BYTES) return { error: `File is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    return { error: err.code === 'EACCES' ? 'Permission denied' : err.message };
+  }
+  const text = decodeUtf8(bytes);
+  if (text === null) return { error: 'File is not valid UTF-8 text' };
+  if (text.includes('\u0000')) return { error: 'File is binary (contains NUL bytes)' };
+  return { text };
+}
+
+export function exists(abs: string): boolean {
+  try {
+    statSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function isDirectory(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Directory entries sorted by name (byte order); symlinks resolved only when they stay inside `root`. */
+export function listDir(abs: string, root: string): DirEntry[] {
+  let dirents;
+  try {
+    dirents = readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: DirEntry[] = [];
+  for (const d of dirents) {
+    let kind: DirEntry['kind'] = d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
+    if (d.isSymbolicLink()) {
+      const target = insideRoot(`${abs}${sep}${d.name}`, root);
+      kind = target === null ? 'other' : isDirectory(target) ? 'dir' : 'file';
+    }
+    out.push({ name: d.name, kind });
+  }
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out;
+}
+
+/** The real path of `abs` when it lies inside the real `root`, else null. */
+export function insideRoot(abs: string, root: string): string | null {
+  try {
+    const real = realpathSync(abs);
+    const realRoot = realpathSync(root);
+    const rel = relative(realRoot, real);
+    if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel))) return real;
+    return null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,76 @@
+/** Headings → sections, with positions and body ranges. */
+import type { Heading, Root, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { Section, SourceFile } from '../model/types.js';
+
+/** Normalise a heading or config name for comparison: trimmed, single spaces, lower case. */
+export function sectionKey(title: string): string {
+  return title.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** Heading text without a trailing `{#id .class}` attribute block. */
+export function headingTitle(h: Heading): string {
+  return toString(h).replace(/\s*\{[#.][^}]*\}\s*$/, '').trim();
+}
+
+/**
+ * Sections opened by headings of exactly `depth` among the top-level nodes. A section ends at the
+ * next heading of depth ≤ `depth`.
+ */
+export function sectionsAt(file: SourceFile, depth: number): Section[] {
+  const root = file.root as Root;
+  return headingSections(file, root.children, (h) => h.depth === depth, (h) => h.depth <= depth);
+}
+
+/**
+ * Sections for every top-level heading accepted by `opens`, each ending at the next heading for
+ * which `closes` holds (or at the end of the file).
+ */
+export function headingSections(
+  file: SourceFile,
+  nodes: readonly RootContent[],
+  opens: (h: Heading) => boolean,
+  closes: (h: Heading, opener: Heading) => boolean,
+): Section[] {
+  const out: Section[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    if (n.type !== 'heading' || !opens(n)) continue;
+    let j = i + 1;
+    while (j < nodes.length) {
+      const m = nodes[j]!;
+      if (m.type === 'heading' && closes(m, n)) break;
+      j++;
+    }
+    const bodyStart = n.position?.end.offset ?? 0;
+    const next = nodes[j];
+    const bodyEnd = next?.position?.start.offset ?? file.text.length;
+    const title = headingTitle(n);
+    const lastNode = nodes[j - 1]!;
+    out.push({
+      title,
+      key: sectionKey(title),
+      depth: n.depth,
+      line: n.position?.start.line ?? 1,
+      column: n.position?.start.column ?? 1,
+      endLine: lastNode.position?.end.line ?? n.position?.end.line ?? 1,
+      bodyStart,
+      bodyEnd,
+      startIndex: i,
+      endIndex: j,
+    });
+  }
+  return out;
+}
+
+/** The top-level nodes inside a section (after its heading). */
+export function sectionNodes(file: SourceFile, s: Section): RootContent[] {
+  return (file.root as Root).children.slice(s.startIndex + 1, s.endIndex);
+}
+
+/** The section (if any) that contains a 1-based line. */
+export function sectionAtLine(sections: readonly Section[], line: number): Section | undefined {
+  let found: Section | undefined;
+  for (const s of sections) if (s.line <= line) found = s;
+  return found && line <= found.endLine ? found : undefined;
+}

@@ -1,0 +1,19 @@
+/** GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`). */
+import type { LintResult } from '../engine/run.js';
+import { displayPath } from './paths.js';
+
+const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProp = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+const LEVEL = { error: 'error', warning: 'warning', info: 'notice' } as const;
+
+export function githubReport(result: LintResult): string {
+  const root = result.project.displayRoot;
+  const lines = result.diagnostics.map((d) => {
+    const props = [`file=${escapeProp(displayPath(root, d.file))}`];
+    if (d.line !== null) props.push(`line=${d.line}`, `col=${d.column ?? 1}`);
+    props.push(`title=${escapeProp(`loopkit ${d.code}`)}`);
+    const text = d.help ? `${d.message}\n${d.help}` : d.message;
+    return `::${LEVEL[d.severity]} ${props.join(',')}::${escapeData(text)}`;
+  });
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}

@@ -1,0 +1,42 @@
+/**
+ * The JSON report: the reference's shape (skills_checked, verifications, diagnostics with
+ * severity/code/message/location/help, summary) plus extra fields (version, root, column, end,
+ * skill, related, docs).
+ */
+import type { LintResult } from '../engine/run.js';
+import { VERSION } from '../version.js';
+import { displayPath } from './paths.js';
+
+const SEVERITY = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
+
+export function jsonReport(result: LintResult): string {
+  const root = result.project.displayRoot;
+  const doc = {
+    skills_checked: result.project.skills.length,
+    verifications: result.verifications,
+    diagnostics: result.diagnostics.map((d) => ({
+      severity: SEVERITY[d.severity],
+      code: d.code,
+      message: d.message,
+      location: {
+        path: displayPath(root, d.file),
+        line: d.line,
+        column: d.column,
+        ...(d.endLine != null ? { endLine: d.endLine, endColumn: d.endColumn ?? null } : {}),
+      },
+      help: d.help,
+      ...(d.skill !== undefined ? { skill: d.skill } : {}),
+      ...(d.related ? { related: d.related.map((r) => ({ message: r.message, location: { path: displayPath(root, r.file), line: r.line, column: r.column } })) } : {}),
+      docs: `docs/rules/${d.code}.md`,
+    })),
+    summary: {
+      errors: result.errors,
+      warnings: result.warnings,
+      info: result.info,
+      verifications: result.verifications,
+    },
+    version: VERSION,
+    root,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

@@ -1,0 +1,72 @@
+/** Text helpers shared by the parsers: decoding, line tables, offsets → positions. */
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Decode UTF-8 (a BOM is dropped); null when the bytes are not valid UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Offsets at which each line starts (`\n` ends a line; `\r\n` counts as one break). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** 1-based line and column of a UTF-16 offset. */
+export function positionAt(starts: readonly number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1 };
+}
+
+/** The lines of a text without their line breaks (a trailing `\r` is dropped). */
+export function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
+  }
+  return lines;
+}
+
+/**
+ * Number of lines as an editor shows them: 0 for empty text, and a final line break
+ * does not start another line.
+ */
+export function lineCount(text: string): number {
+  if (text === '') return 0;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return text.endsWith('\n') ? n : n + 1;
+}
+
+/** UTF-8 byte length. */
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** The longest prefix of `text` that is at most `max` characters, never splitting a surrogate pair. */
+export function truncateChars(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
+}
+
+/** Length in Unicode code points (what a user counts as characters). */
+export function charLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}

@@ -1,0 +1,2 @@
+/** The package version (kept in step with package.json by test/meta.test.ts). */
+export const VERSION = '0.4.0';

@@ -28,7 +28,7 @@ export const DEFAULT_LOOP_STATE_FILES = [
 const str = (def: string) =>
   z.preprocess(
     (v) => (v === null ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
-    z.string({ error: 'expected a string' }),
+    z.string({ error: (iss) => `expected a string, got ${shown(iss.input)}` }),
   ).default(def);
 
 /** A list of strings: an empty YAML value (`key:`) is the empty list. */
@@ -44,7 +44,11 @@ const strList = (def: readonly string[]) =>
     ),
   ).default([...def]);
 
-const bool = z.boolean({ error: 'expected true or false' }).default(false);
+const shown = (v: unknown) => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v) ?? String(v));
+
+const wholeNumber = (iss: { input?: unknown }) => `expected a whole number from 0 to 4294967295, got ${shown(iss.input)}`;
+
+const bool = z.boolean({ error: (iss) => `expected true or false, got ${shown(iss.input)}` }).default(false);
 
 export const SEVERITY_SETTINGS = ['off', 'info', 'warning', 'warn', 'error'] as const;
 export type SeveritySetting = (typeof SEVERITY_SETTINGS)[number];
@@ -62,10 +66,10 @@ const stateFile = z.object({
 
 const configObject = z.object({
   skills_dir: str('skills/'),
-  max_iterations: z.number({ error: 'expected a whole number from 0 to 4294967295' })
-    .int('expected a whole number from 0 to 4294967295')
-    .min(0, 'expected a whole number from 0 to 4294967295')
-    .max(4294967295, 'expected a whole number from 0 to 4294967295')
+  max_iterations: z.number({ error: wholeNumber })
+    .int({ error: wholeNumber })
+    .min(0, { error: wholeNumber })
+    .max(4294967295, { error: wholeNumber })
     .default(20),
   standard_verbs: strList(DEFAULT_STANDARD_VERBS),
   halt_reasons: strList(DEFAULT_HALT_REASONS),

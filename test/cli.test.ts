@@ -1,0 +1,273 @@
+/**
+ * End-to-end: the real `bin/loopkit.js` in a child process (built by `npm test` before vitest runs).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'loopkit.js');
+const PROJECTS = join(ROOT, 'fixtures', 'projects');
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'superpowers');
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string> = {}, cwd = ROOT): Run {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !['NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS'].includes(k)) base[k] = v;
+  }
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...base, ...env }, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const noStack = (r: Run) => {
+  expect(r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(r.stdout).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+};
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+function tempCopy(project: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loopkit-cli-'));
+  temps.push(dir);
+  cpSync(join(PROJECTS, project), dir, { recursive: true });
+  return dir;
+}
+
+describe('exit codes', () => {
+  it('0 on the dogfood project (the README quick start)', () => {
+    const r = run(['check']);
+    expect(r.stdout).toContain('PASS  0 errors');
+    expect(r.status).toBe(0);
+  });
+
+  it('0 on a clean project, and `loopkit <path>` equals `loopkit check <path>`', () => {
+    const a = run([join('fixtures', 'projects', 'clean')]);
+    const b = run(['check', join('fixtures', 'projects', 'clean')]);
+    expect(a.status).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it('1 when there are errors; every problem line starts with file:line:col', () => {
+    const r = run(['fixtures/projects/with-errors', '--no-color']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('FAIL');
+    const problems = r.stdout.split('\n').filter((l) => /: (error|warning|info): /.test(l));
+    expect(problems.length).toBeGreaterThan(0);
+    for (const l of problems) expect(l).toMatch(/^fixtures\/projects\/with-errors\/\S+(:\d+:\d+)?: (error|warning|info): .+ {2}\[[a-z0-9-]+\]$/);
+    expect(r.stdout).toContain(
+      "fixtures/projects/with-errors/skills/running-a/LOOP.md:4:1: warning: State 'in-review' has a self-loop as its only transition (may loop forever)  [sim-self-loop-only]",
+    );
+    expect(r.stdout).toContain('    hint: Add a transition to a different state so the loop can make progress.');
+    noStack(r);
+  });
+
+  it('2 for a missing path, naming it', () => {
+    const r = run(['no/such/project']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('no/such/project');
+    expect(r.stdout).toBe('');
+    noStack(r);
+  });
+
+  it('2 for a path that is a file', () => {
+    const r = run(['package.json']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('not a directory');
+  });
+
+  it('2 when the skills directory does not exist, pointing at skills_dir', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-cli-'));
+    temps.push(dir);
+    writeFileSync(join(dir, '.loopkit.yaml'), 'skills_dir: agents/skills\n');
+    const r = run([dir]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("skills directory 'agents/skills' not found");
+    expect(r.stderr).toContain('.loopkit.yaml:1:13');
+  });
+
+  it('2 for an unknown option, with usage help', () => {
+    const r = run(['--bogus']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("unknown option '--bogus'");
+  });
+
+  it('--version and --help exit 0', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const v = run(['--version']);
+    expect(v.status).toBe(0);
+    expect(v.stdout.trim()).toBe(pkg.version);
+    const h = run(['--help']);
+    expect(h.status).toBe(0);
+    expect(h.stdout).toContain('Usage: loopkit');
+    const ch = run(['check', '--help']);
+    expect(ch.stdout).toContain('--json');
+  });
+});
+
+describe('broken configuration (exit 2, located, no stack trace)', () => {
+  it('invalid YAML', () => {
+    const r = run(['fixtures/projects/broken-yaml']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/fixtures\/projects\/broken-yaml\/\.loopkit\.yaml:\d+:\d+: invalid YAML/);
+    expect(r.stdout).toBe('');
+    noStack(r);
+  });
+
+  it('wrong types: every bad field with file:line:col, the field and what was expected', () => {
+    const r = run(['fixtures/projects/bad-type']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('.loopkit.yaml:2:17: max_iterations: expected a whole number from 0 to 4294967295, got -1');
+    expect(r.stderr).toContain(".loopkit.yaml:3:20: deskcheck_enabled: expected true or false, got 'yes'");
+    noStack(r);
+  });
+
+  it('desk-check enabled with an empty field', () => {
+    const r = run(['fixtures/projects/deskcheck-empty']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('.loopkit.yaml:3:23: deskcheck_entry_from: must not be empty when deskcheck_enabled is true');
+  });
+
+  it('unknown key: a located warning with the closest known key', () => {
+    const r = run(['fixtures/projects/unknown-key', '--no-color']);
+    expect(r.stdout).toContain(
+      "fixtures/projects/unknown-key/.loopkit.yaml:2:1: warning: Unknown key 'halt_reason' in .loopkit.yaml; did you mean 'halt_reasons'?  [config-unknown-key]",
+    );
+  });
+
+  it('an unknown rule under rules: is exit 2 with a suggestion', () => {
+    const dir = tempCopy('clean');
+    writeFileSync(join(dir, '.loopkit.yaml'), 'loop_state_files: []\nrules:\n  sim-eror: off\n');
+    const r = run([dir]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(".loopkit.yaml:3:3: rules.sim-eror: unknown rule 'sim-eror'; did you mean 'sim-error'?");
+  });
+});
+
+describe('--json', () => {
+  it('has the reference shape and consistent counts', () => {
+    const r = run(['fixtures/projects/with-errors', '--json']);
+    expect(r.status).toBe(1);
+    const doc = JSON.parse(r.stdout) as {
+      skills_checked: number;
+      verifications: number;
+      diagnostics: { severity: string; code: string; message: string; help: string; location: { path: string; line: number | null; column: number | null } }[];
+      summary: { errors: number; warnings: number; info: number; verifications: number };
+    };
+    expect(Object.keys(doc).slice(0, 4)).toEqual(['skills_checked', 'verifications', 'diagnostics', 'summary']);
+    expect(doc.skills_checked).toBe(1);
+    expect(doc.summary.verifications).toBe(doc.verifications);
+    expect(doc.diagnostics.length).toBeGreaterThan(0);
+    for (const d of doc.diagnostics) {
+      expect(['Error', 'Warning', 'Info']).toContain(d.severity);
+      expect(Object.keys(d).slice(0, 5)).toEqual(['severity', 'code', 'message', 'location', 'help']);
+      expect(d.location.path.startsWith('fixtures/projects/with-errors')).toBe(true);
+    }
+    expect(doc.summary.errors).toBe(doc.diagnostics.filter((d) => d.severity === 'Error').length);
+    expect(doc.summary.warnings).toBe(doc.diagnostics.filter((d) => d.severity === 'Warning').length);
+    expect(doc.summary.info).toBe(doc.diagnostics.filter((d) => d.severity === 'Info').length);
+  });
+
+  it('--format json is the same as --json', () => {
+    expect(run(['fixtures/projects/with-errors', '--format', 'json']).stdout).toBe(run(['fixtures/projects/with-errors', '--json']).stdout);
+  });
+});
+
+describe('output', () => {
+  it('is byte-identical between runs (text and JSON)', () => {
+    for (const args of [['check'], ['fixtures/projects/with-errors'], ['fixtures/projects/with-errors', '--json'], ['fixtures/projects/seed-skills']]) {
+      const a = run(args);
+      const b = run(args);
+      expect(a.stdout).toBe(b.stdout);
+      expect(a.stdout.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('colour: off when piped, on with FORCE_COLOR or --color, off with NO_COLOR or --no-color', () => {
+    const esc = '\u001b[';
+    expect(run(['fixtures/projects/with-errors']).stdout).not.toContain(esc);
+    expect(run(['fixtures/projects/with-errors'], { FORCE_COLOR: '1' }).stdout).toContain(esc);
+    expect(run(['fixtures/projects/with-errors', '--color']).stdout).toContain(esc);
+    expect(run(['fixtures/projects/with-errors', '--color', '--no-color']).stdout).not.toContain(esc);
+    expect(run(['fixtures/projects/with-errors'], { FORCE_COLOR: '1', NO_COLOR: '1' }).stdout).toContain(esc);
+    expect(run(['fixtures/projects/with-errors', '--no-color'], { FORCE_COLOR: '1' }).stdout).not.toContain(esc);
+  });
+
+  it('--format github prints workflow commands', () => {
+    const r = run(['fixtures/projects/with-errors', '--format', 'github']);
+    expect(r.stdout).toMatch(/^::(error|warning|notice) file=fixtures\/projects\/with-errors\/[^,]+(,line=\d+,col=\d+)?,title=loopkit [a-z0-9-]+::/m);
+  });
+
+  it('--verbose writes per-rule counts to stderr only', () => {
+    const quiet = run(['fixtures/projects/clean']);
+    const loud = run(['fixtures/projects/clean', '--verbose']);
+    expect(loud.stdout).toBe(quiet.stdout);
+    expect(loud.stderr).toContain('discovered: 1 skills');
+    expect(loud.stderr).toContain('verifications ran');
+  });
+
+  it('--rule runs only the named rules; an unknown one is exit 2', () => {
+    const r = run(['fixtures/projects/with-errors', '--json', '--rule', 'state-enforced-missing']);
+    const doc = JSON.parse(r.stdout) as { diagnostics: { code: string }[] };
+    expect(doc.diagnostics.map((d) => d.code)).toEqual(['state-enforced-missing']);
+    const bad = run(['fixtures/projects/with-errors', '--rule', 'state-enforced-mising']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("did you mean 'state-enforced-missing'?");
+  });
+
+  it('rules: in .loopkit.yaml turns a rule off or changes its severity', () => {
+    const dir = tempCopy('with-errors');
+    writeFileSync(join(dir, '.loopkit.yaml'), 'enforced_states:\n  - name: done\nloop_state_files: []\nrules:\n  state-enforced-missing: warning\n');
+    const doc = JSON.parse(run([dir, '--json', '--rule', 'state-enforced-missing']).stdout) as { diagnostics: { severity: string }[] };
+    expect(doc.diagnostics.map((d) => d.severity)).toEqual(['Warning']);
+    writeFileSync(join(dir, '.loopkit.yaml'), 'enforced_states:\n  - name: done\nloop_state_files: []\nrules:\n  state-enforced-missing: off\n');
+    const off = JSON.parse(run([dir, '--json', '--rule', 'state-enforced-missing']).stdout) as { diagnostics: unknown[] };
+    expect(off.diagnostics).toEqual([]);
+  });
+
+  it('--max-warnings fails a run with too many warnings', () => {
+    const r = run(['fixtures/projects/unknown-key', '--max-warnings', '0']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('exceed --max-warnings 0');
+  });
+
+  it('never writes into the checked project', () => {
+    const dir = tempCopy('with-errors');
+    const before = spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout;
+    run([dir]);
+    run([dir, '--json']);
+    const after = spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout;
+    expect(after).toBe(before);
+  });
+});
+
+describe('real skills', () => {
+  it.skipIf(!existsSync(CORPUS))('superpowers corpus (no LOOP.md): no crash, reports the missing sections', () => {
+    const r = run([CORPUS, '--json']);
+    expect([0, 1]).toContain(r.status);
+    noStack(r);
+    const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string }[] };
+    expect(doc.skills_checked).toBe(14);
+    const codes = doc.diagnostics.map((d) => d.code);
+    expect(codes.filter((c) => c === 'skill-missing-state-model').length).toBe(14);
+    expect(codes).toContain('constraints-empty-graph');
+    expect(codes).not.toContain('internal-error');
+  });
+
+  it('seed skills (loop-controller, start): no crash', () => {
+    const r = run(['fixtures/projects/seed-skills', '--json']);
+    expect([0, 1]).toContain(r.status);
+    const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string }[] };
+    expect(doc.skills_checked).toBe(2);
+    expect(doc.diagnostics.map((d) => d.code)).not.toContain('internal-error');
+  });
+});

@@ -1,0 +1,146 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { discoverSkillDirs } from '../src/discover/discover.js';
+import { parseFrontmatter } from '../src/parse/frontmatter.js';
+import { sourceFile } from '../src/parse/markdown.js';
+import { sectionsAt } from '../src/parse/sections.js';
+import { loadSkill } from '../src/parse/skill.js';
+import { lineCount, positionAt, lineStarts } from '../src/util/text.js';
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'loopkit-parse-'));
+  temps.push(d);
+  return d;
+}
+function write(root: string, rel: string, text: string): void {
+  const abs = join(root, rel);
+  mkdirSync(join(abs, '..'), { recursive: true });
+  writeFileSync(abs, text);
+}
+
+describe('frontmatter', () => {
+  it('is real YAML with the line and column of every key', () => {
+    const f = sourceFile('SKILL.md', '---\nname: running-x\ndescription: >\n  Folded text\n  over lines.\nmetadata:\n  category: dev\n  deep:\n    a: b\n---\n# Body\n', true);
+    const fm = parseFrontmatter(f)!;
+    expect(fm.endLine).toBe(10);
+    expect(fm.data.description).toBe('Folded text over lines.\n');
+    expect(fm.entries.map((e) => [e.key, e.line, e.column])).toEqual([
+      ['name', 2, 1],
+      ['description', 3, 1],
+      ['metadata', 6, 1],
+    ]);
+    expect(fm.nested.map((e) => [e.key, e.line, e.column])).toEqual([
+      ['metadata.category', 7, 3],
+      ['metadata.deep', 8, 3],
+      ['metadata.deep.a', 9, 5],
+    ]);
+  });
+
+  it('reports a YAML error with its place, and an unclosed block', () => {
+    const bad = parseFrontmatter(sourceFile('SKILL.md', '---\nname: x\nname: y\n---\n', true))!;
+    expect(bad.error?.line).toBe(3);
+    const open = parseFrontmatter(sourceFile('SKILL.md', '---\nname: x\n', true))!;
+    expect(open.endLine).toBeNull();
+    expect(parseFrontmatter(sourceFile('SKILL.md', '# no frontmatter\n', true))).toBeNull();
+  });
+
+  it('works with CRLF line endings', () => {
+    const fm = parseFrontmatter(sourceFile('SKILL.md', '---\r\nname: a-b\r\n---\r\nbody\r\n', true))!;
+    expect(fm.data.name).toBe('a-b');
+    expect(fm.endLine).toBe(3);
+  });
+});
+
+describe('sections', () => {
+  it('H2 sections with positions; an H1 ends a section; headings keep inline code text', () => {
+    const f = sourceFile('LOOP.md', '# Title\n## Entry Conditions\ntext\n### sub\nmore\n## `State` Model {#sm}\nx\n# Other\ny\n', true);
+    const s = sectionsAt(f, 2);
+    expect(s.map((x) => [x.title, x.key, x.line, x.endLine])).toEqual([
+      ['Entry Conditions', 'entry conditions', 2, 5],
+      ['State Model', 'state model', 6, 7],
+    ]);
+  });
+});
+
+describe('text helpers', () => {
+  it('line counts and positions', () => {
+    expect(lineCount('')).toBe(0);
+    expect(lineCount('a')).toBe(1);
+    expect(lineCount('a\n')).toBe(1);
+    expect(lineCount('a\nb')).toBe(2);
+    const starts = lineStarts('ab\ncd\n');
+    expect(positionAt(starts, 0)).toEqual({ line: 1, column: 1 });
+    expect(positionAt(starts, 4)).toEqual({ line: 2, column: 2 });
+  });
+});
+
+describe('discovery', () => {
+  it('flat first, nested (category folders) as fallback, sorted; never node_modules or .git', () => {
+    const root = tempDir();
+    for (const d of ['skills/zeta', 'skills/alpha', 'skills/cat/beta', 'skills/cat/aardvark', 'skills/node_modules/x', 'skills/alpha/references/inner']) {
+      write(root, `${d}/SKILL.md`, '---\nname: x\n---\n');
+    }
+    write(root, 'skills/cat/notes/README.md', 'not a skill');
+    expect(discoverSkillDirs(root, 'skills')).toEqual(['skills/alpha', 'skills/cat/aardvark', 'skills/cat/beta', 'skills/zeta']);
+  });
+
+  it('follows a symlink inside the project but not one that leaves it', () => {
+    const outside = tempDir();
+    write(outside, 'foreign/SKILL.md', '---\nname: foreign\n---\n');
+    const root = tempDir();
+    write(root, 'shared/inside/SKILL.md', '---\nname: inside\n---\n');
+    mkdirSync(join(root, 'skills'));
+    symlinkSync(join(outside, 'foreign'), join(root, 'skills', 'foreign'));
+    symlinkSync(join(root, 'shared', 'inside'), join(root, 'skills', 'inside'));
+    expect(discoverSkillDirs(root, 'skills')).toEqual(['skills/inside']);
+  });
+
+  it('an empty skills_dir scans the project root itself', () => {
+    const root = tempDir();
+    write(root, 'running-a/SKILL.md', '---\nname: running-a\n---\n');
+    expect(discoverSkillDirs(root, '')).toEqual(['running-a']);
+  });
+});
+
+describe('skill loading', () => {
+  it('reads states declared under any alias heading, with positions, stopping at the next heading of the same depth', () => {
+    const root = tempDir();
+    write(root, 'skills/running-a/SKILL.md', '---\nname: running-a\n---\n## The Loop\nMoves `in-dev` → `done`.\n### Details\n`in-qa` too\n## Other\n`not-a-state`\n');
+    const { skill } = loadSkill(root, 'skills/running-a', ['State Model', 'The Loop']);
+    expect(skill!.declaredStates).toEqual([
+      { name: 'in-dev', line: 5, column: 7 },
+      { name: 'done', line: 5, column: 18 },
+      { name: 'in-qa', line: 7, column: 1 },
+    ]);
+  });
+
+  it('keeps a skill without a name (named after its directory) and reports unreadable files', () => {
+    const root = tempDir();
+    write(root, 'skills/running-b/SKILL.md', '# No frontmatter\n');
+    const { skill } = loadSkill(root, 'skills/running-b', []);
+    expect(skill!.name).toBe('running-b');
+    expect(skill!.frontmatter).toBeNull();
+    writeFileSync(join(root, 'skills/running-b/LOOP.md'), Buffer.from([0xff, 0xfe, 0x00]));
+    const again = loadSkill(root, 'skills/running-b', []);
+    expect(again.problems.map((p) => p.file)).toEqual(['skills/running-b/LOOP.md']);
+    write(root, 'skills/running-c/SKILL.md', '');
+    rmSync(join(root, 'skills/running-c/SKILL.md'));
+    mkdirSync(join(root, 'skills/running-c/SKILL.md'));
+    const dir = loadSkill(root, 'skills/running-c', []);
+    expect(dir.skill).toBeNull();
+    expect(dir.problems[0]!.message).toBe('Failed to read skills/running-c/SKILL.md: Is a directory');
+  });
+
+  it('drops a UTF-8 byte order mark', () => {
+    const root = tempDir();
+    write(root, 'skills/running-d/SKILL.md', '\uFEFF---\nname: running-d\n---\n');
+    const { skill } = loadSkill(root, 'skills/running-d', []);
+    expect(skill!.frontmatter?.data.name).toBe('running-d');
+  });
+});

@@ -52,3 +52,17 @@ describe('rule set', () => {
     expect(existsSync(join(ROOT, 'bin', 'loopkit.js'))).toBe(true);
   });
 });
+
+describe('README', () => {
+  it('the rule table is generated from the registry (run `npm run docs`)', async () => {
+    const { withRulesTable } = await import('../src/dev/rules-table.js');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(withRulesTable(readme, rules)).toBe(readme);
+  });
+
+  it('documents every configuration key', async () => {
+    const { CONFIG_KEYS } = await import('../src/config/schema.js');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const k of CONFIG_KEYS) expect(readme, k).toContain(`\`${k}\``);
+  });
+});

@@ -1,0 +1,29 @@
+/** The README rule table, generated from rule metadata (checked by test/meta.test.ts). */
+import type { Rule } from '../engine/rule.js';
+
+export const TABLE_START = '<!-- rules:start -->';
+export const TABLE_END = '<!-- rules:end -->';
+
+export function rulesTable(rules: readonly Rule[]): string {
+  const rows = [...rules]
+    .sort((a, b) => a.meta.category.localeCompare(b.meta.category) || a.meta.code.localeCompare(b.meta.code))
+    .map((r) => {
+      const aliases = r.meta.aliases?.length ? ` (alias: ${r.meta.aliases.map((a) => `\`${a}\``).join(', ')})` : '';
+      return `| [\`${r.meta.code}\`](docs/rules/${r.meta.code}.md)${aliases} | ${r.meta.defaultSeverity} | ${r.meta.category} | ${r.meta.reference} | ${r.meta.description} |`;
+    });
+  return [
+    TABLE_START,
+    '| code | default | category | vs 0.3.3 | checks |',
+    '|---|---|---|---|---|',
+    ...rows,
+    TABLE_END,
+  ].join('\n');
+}
+
+/** Replace the generated table inside a README text. */
+export function withRulesTable(readme: string, rules: readonly Rule[]): string {
+  const start = readme.indexOf(TABLE_START);
+  const end = readme.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error('README has no rules table markers');
+  return readme.slice(0, start) + rulesTable(rules) + readme.slice(end + TABLE_END.length);
+}

@@ -1,0 +1,26 @@
+import { defineRule } from '../engine/rule.js';
+
+/** A non-empty graph in which every state has an outgoing transition and none is an entry point. */
+export default defineRule({
+  meta: {
+    code: 'sim-error',
+    defaultSeverity: 'error',
+    category: 'simulation',
+    description: 'Require a terminal state in a graph that has no entry point',
+    scope: 'project',
+    reference: 'improved',
+    messages: {
+      noTerminals: {
+        message: 'No terminal states exist in the graph (all states have outbound edges)',
+        help:
+          'Every state has both an incoming and an outgoing transition, so no run can start or finish. ' +
+          'Add a transition to a terminal state (one with no outgoing transition), such as done or a halted-* state.',
+      },
+    },
+  },
+  check({ graph, report }) {
+    const first = graph.edges[0];
+    if (!first || graph.terminals.length > 0 || graph.entryPoints.length > 0) return;
+    report({ messageId: 'noTerminals', at: { file: first.file, line: first.line, column: first.column }, skill: first.skill });
+  },
+});

@@ -1,0 +1,33 @@
+import { defineRule } from '../engine/rule.js';
+import { reachableFromAny } from '../util/reach.js';
+import { selfLoopOnlyStates } from '../util/self-loops.js';
+
+/** Self-loop-only states that an entry point reaches: a run that gets there never moves on. */
+export default defineRule({
+  meta: {
+    code: 'sim-self-loop-only',
+    defaultSeverity: 'warning',
+    category: 'simulation',
+    description: 'Disallow reachable states whose only transitions lead back to themselves',
+    scope: 'project',
+    reference: 'improved',
+    messages: {
+      selfLoop: {
+        message: "State '{state}' has a self-loop as its only transition (may loop forever)",
+        help: 'Add a transition to a different state so the loop can make progress.',
+      },
+    },
+  },
+  check({ graph, report }) {
+    const reachable = reachableFromAny(graph, graph.entryPoints);
+    for (const { state, edge } of selfLoopOnlyStates(graph)) {
+      if (!reachable.has(state)) continue;
+      report({
+        messageId: 'selfLoop',
+        data: { state },
+        at: { file: edge.file, line: edge.line, column: edge.column },
+        skill: edge.skill,
+      });
+    }
+  },
+});

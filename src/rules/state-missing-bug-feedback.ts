@@ -1,0 +1,40 @@
+import { defineRule } from '../engine/rule.js';
+import { hasEdge } from '../graph/graph.js';
+import { configKeyPlace } from '../util/config-place.js';
+import { firstMentionRelated } from '../util/state-mention.js';
+
+/** Bug feedback loops: the QA and acceptance states must lead back to `bug_feedback_return_to`. */
+export default defineRule({
+  meta: {
+    code: 'state-missing-bug-feedback',
+    defaultSeverity: 'error',
+    category: 'states',
+    description: 'Require a transition from the QA and acceptance states back to the bug-fix state',
+    scope: 'project',
+    reference: 'improved',
+    messages: {
+      missing: {
+        message: '{state} must have a transition back to {to}',
+        help: 'Add: transition {state} → {to}',
+      },
+    },
+  },
+  check({ project, graph, config, report }) {
+    if (!config.bug_feedback_enabled) return;
+    const to = config.bug_feedback_return_to;
+    const checked = [
+      { key: 'bug_feedback_qa_state', state: config.bug_feedback_qa_state },
+      { key: 'bug_feedback_acceptance_state', state: config.bug_feedback_acceptance_state },
+    ];
+    for (const { key, state } of checked) {
+      if (!graph.out.has(state) || hasEdge(graph, state, to)) continue;
+      const related = firstMentionRelated(graph, state);
+      report({
+        messageId: 'missing',
+        data: { state, to },
+        at: configKeyPlace(project, key),
+        related: related ? [related] : [],
+      });
+    }
+  },
+});

@@ -1,0 +1,49 @@
+import { defineRule, forEachSkill } from '../engine/rule.js';
+import { positionAt } from '../util/text.js';
+import { canonicalLoopSections } from '../util/loop-sections.js';
+
+export default defineRule({
+  meta: {
+    code: 'loop-missing-section',
+    defaultSeverity: 'error',
+    category: 'sections',
+    description: 'Require every section of canonical_loop_sections as an H2 heading in LOOP.md',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      missing: {
+        message: "LOOP.md for `{skill}` is missing required section '## {section}'",
+        help: "Add '## {section}' section to LOOP.md{where}. All {count} canonical sections are required.",
+      },
+    },
+  },
+  check({ project, config, report }) {
+    const canonical = canonicalLoopSections(config);
+    const indexOf = new Map(canonical.map((c) => [c.key, c.index]));
+    forEachSkill(project, (skill) => {
+      const loop = skill.loop;
+      if (!loop) return;
+      const present = new Set(loop.sections.map((s) => s.key));
+      // where a section goes when it is appended: the last line with text (line 1 of an empty file)
+      const end = positionAt(loop.file.lineStarts, loop.file.text.trimEnd().length);
+      for (const c of canonical) {
+        if (present.has(c.key)) continue;
+        // it belongs before the first heading of a later canonical section, else at the end
+        const before = loop.sections.find((s) => (indexOf.get(s.key) ?? -1) > c.index);
+        report({
+          messageId: 'missing',
+          data: {
+            skill: skill.name,
+            section: c.name,
+            where: before ? ` before '## ${before.title}'` : ' at the end of the file',
+            count: canonical.length,
+          },
+          at: before
+            ? { file: loop.file.path, line: before.line, column: before.column }
+            : { file: loop.file.path, line: end.line, column: 1 },
+          skill: skill.name,
+        });
+      }
+    });
+  },
+});

@@ -1,0 +1,81 @@
+import { defineRule, forEachSkill } from '../engine/rule.js';
+import type { SourceFile, StepVerb } from '../model/types.js';
+import { didYouMean } from '../util/closest.js';
+
+/** First words that are not verbs: temporal conjunctions, articles, determiners, fillers (0.3.3's lists). */
+const SKIP = new Set([
+  'after', 'before', 'once',
+  'the', 'a', 'an', 'if', 'when', 'for', 'each', 'all', 'no', 'this', 'that', 'these', 'those',
+  'every', 'story', 'flag', 'flags', 'field', 'fields', 'in', 'on', 'at',
+  'is', 'are', 'was', 'were', 'be', 'been',
+]);
+
+/** Two-word verbs: first word → (second word → the verb it spells). */
+const COMPOUNDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  hand: { off: 'handoff' },
+  cross: { reference: 'cross-reference' },
+};
+
+/** The word after the step verb in the raw text (emphasis markers around either word are skipped). */
+function nextWord(file: SourceFile, step: StepVerb): string {
+  const at = (file.lineStarts[step.line - 1] ?? 0) + step.column - 1 + step.word.length;
+  const m = /^[*_~]*\s+[*_~]*([\p{L}\p{M}]+)/u.exec(file.text.slice(at, at + 200));
+  return m ? m[1]!.toLowerCase() : '';
+}
+
+/** The verb a step spells, normalising `hand off` / `hand-off` → handoff, `cross reference` → cross-reference. */
+function spelledVerb(file: SourceFile, step: StepVerb): string[] {
+  const w = step.word.toLowerCase();
+  const out = [w];
+  const parts = w.split('-');
+  if (parts.length === 2) {
+    const joined = COMPOUNDS[parts[0]!]?.[parts[1]!];
+    if (joined) out.push(joined);
+  } else if (parts.length === 1 && COMPOUNDS[w]) {
+    const joined = COMPOUNDS[w][nextWord(file, step)];
+    if (joined) out.push(joined);
+  }
+  return out;
+}
+
+export default defineRule({
+  meta: {
+    code: 'loop-nonstandard-verb',
+    defaultSeverity: 'warning',
+    category: 'language',
+    description: 'Check that numbered steps in LOOP.md start with a verb from standard_verbs',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      nonstandard: {
+        message: "Non-standard verb '{verb}' in LOOP.md for `{skill}` at line {line}{suggestion}",
+        help: 'Standard verbs: {verbs}. Consider using one of these for clarity.',
+      },
+    },
+  },
+  check({ project, config, report }) {
+    const standard = new Set(config.standard_verbs.map((v) => v.toLowerCase()));
+    const verbs = config.standard_verbs.length > 0 ? config.standard_verbs.join(', ') : '(none configured)';
+    forEachSkill(project, (skill) => {
+      const loop = skill.loop;
+      if (!loop) return;
+      for (const step of loop.steps) {
+        const w = step.word.toLowerCase();
+        if (SKIP.has(w) || /\p{Nd}/u.test(w)) continue;
+        if (spelledVerb(loop.file, step).some((v) => standard.has(v))) continue;
+        report({
+          messageId: 'nonstandard',
+          data: {
+            verb: step.word,
+            skill: skill.name,
+            line: step.line,
+            verbs,
+            suggestion: didYouMean(step.word, config.standard_verbs),
+          },
+          at: { file: loop.file.path, line: step.line, column: step.column },
+          skill: skill.name,
+        });
+      }
+    });
+  },
+});

@@ -1,0 +1,39 @@
+import { defineRule, type Place } from '../engine/rule.js';
+import { configKeyPlace } from '../util/config-place.js';
+
+export default defineRule({
+  meta: {
+    code: 'loop-state-file-missing',
+    defaultSeverity: 'info',
+    category: 'completeness',
+    description: 'Check that every loop state file listed in loop_state_files exists in the project',
+    scope: 'project',
+    reference: 'improved',
+    messages: {
+      missing: {
+        message: 'Loop state file `{file}` ({purpose}) is missing',
+        help: 'Create `{file}` to track {purpose} state across sessions.',
+      },
+      missingNoPurpose: {
+        message: 'Loop state file `{file}` is missing',
+        help: 'Create `{file}` to track the loop state across sessions.',
+      },
+    },
+  },
+  check({ project, config, report }) {
+    const configured = project.configFile !== null && project.configPositions.has('loop_state_files');
+    config.loop_state_files.forEach((f, i) => {
+      if (project.existingPaths.has(f.path)) return;
+      // a path the user wrote is reported where it is written; a built-in default at the path itself
+      const at: Place = configured
+        ? configKeyPlace(project, `loop_state_files.${i}.path`)
+        : { file: f.path, line: null, column: null };
+      const purpose = f.description.trim();
+      report(
+        purpose === ''
+          ? { messageId: 'missingNoPurpose', data: { file: f.path }, at }
+          : { messageId: 'missing', data: { file: f.path, purpose }, at },
+      );
+    });
+  },
+});

@@ -1,0 +1,30 @@
+import { defineRule } from '../engine/rule.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-invalid-frontmatter',
+    defaultSeverity: 'error',
+    category: 'frontmatter',
+    description: 'Require the SKILL.md frontmatter to be valid YAML holding a mapping of keys',
+    scope: 'skill',
+    reference: 'new',
+    messages: {
+      invalid: {
+        message: 'Invalid frontmatter in SKILL.md: {message}',
+        help: 'Fix the YAML between the two `---` lines. Until then loopkit ignores every frontmatter key and names the skill after its directory `{dir}`.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const err = skill.frontmatter?.error;
+      if (!err) continue;
+      report({
+        messageId: 'invalid',
+        data: { message: err.message, dir: skill.dirName },
+        at: { file: skill.skillFile.path, line: err.line, column: err.column },
+        skill: skill.name,
+      });
+    }
+  },
+});

@@ -1,0 +1,32 @@
+import { defineRule } from '../engine/rule.js';
+import { bodyStartPlace } from '../util/skill-places.js';
+import { hasSkillSection, requiredSkillSections } from '../util/skill-sections.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-missing-rules',
+    defaultSeverity: 'error',
+    category: 'completeness',
+    description: 'Require a `## Rules` section in SKILL.md',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      missing: {
+        message: "Skill `{skill}` is missing '## Rules' section",
+        help: 'Every SKILL.md must have a ## Rules section.',
+      },
+    },
+  },
+  check({ project, config, report }) {
+    if (!requiredSkillSections(config).rules) return;
+    for (const skill of project.skills) {
+      if (hasSkillSection(skill, ['Rules'])) continue;
+      report({
+        messageId: 'missing',
+        data: { skill: skill.name },
+        at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
+        skill: skill.name,
+      });
+    }
+  },
+});

@@ -1,0 +1,37 @@
+import { CONFIG_FILE } from '../config/load.js';
+import { defineRule } from '../engine/rule.js';
+import { bodyStartPlace } from '../util/skill-places.js';
+import { hasSkillSection, requiredSkillSections } from '../util/skill-sections.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-missing-section',
+    defaultSeverity: 'error',
+    category: 'completeness',
+    description: 'Require the extra SKILL.md sections listed in `canonical_skill_sections`',
+    scope: 'skill',
+    reference: 'new',
+    messages: {
+      missing: {
+        message: "Skill `{skill}` is missing '## {section}' section",
+        help: "Add a '## {section}' section to SKILL.md; canonical_skill_sections in {config} requires it.",
+      },
+    },
+  },
+  check({ project, config, report }) {
+    const { others } = requiredSkillSections(config);
+    if (others.length === 0) return;
+    const configFile = project.configFile ?? CONFIG_FILE;
+    for (const skill of project.skills) {
+      for (const section of others) {
+        if (hasSkillSection(skill, [section])) continue;
+        report({
+          messageId: 'missing',
+          data: { skill: skill.name, section, config: configFile },
+          at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
+          skill: skill.name,
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,33 @@
+import { defineRule } from '../engine/rule.js';
+import { bodyStartPlace } from '../util/skill-places.js';
+import { hasSkillSection, requiredSkillSections } from '../util/skill-sections.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-missing-state-model',
+    defaultSeverity: 'error',
+    category: 'completeness',
+    description: 'Require a state model section (`## State Model` or one of its aliases) in SKILL.md',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      missing: {
+        message: 'Skill `{skill}` is missing a state model section. Expected one of: {aliases}',
+        help: 'Every SKILL.md must define a state model under one of: {aliases}.',
+      },
+    },
+  },
+  check({ project, config, report }) {
+    if (!requiredSkillSections(config).stateModel) return;
+    const aliases = config.state_model_aliases.length > 0 ? config.state_model_aliases : ['State Model'];
+    for (const skill of project.skills) {
+      if (hasSkillSection(skill, aliases)) continue;
+      report({
+        messageId: 'missing',
+        data: { skill: skill.name, aliases: aliases.join(', ') },
+        at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
+        skill: skill.name,
+      });
+    }
+  },
+});

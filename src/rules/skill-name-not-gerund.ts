@@ -1,0 +1,31 @@
+import { defineRule } from '../engine/rule.js';
+import { isGerundName } from '../util/naming.js';
+import { namePlace } from '../util/skill-places.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-name-not-gerund',
+    defaultSeverity: 'warning',
+    category: 'naming',
+    description: 'Require skill names to start with a gerund (`writing-stories`, not `story-writer`)',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      notGerund: {
+        message: "name '{name}' does not start with a gerund (-ing word). Consider a verb form like 'running-tests'",
+        help: 'The Loop Language names skills after the activity, verb-ing first: `writing-stories`, `running-tdd-loops`.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      if (isGerundName(skill.name)) continue;
+      report({
+        messageId: 'notGerund',
+        data: { name: skill.name },
+        at: { file: skill.skillFile.path, ...namePlace(skill) },
+        skill: skill.name,
+      });
+    }
+  },
+});

@@ -1,0 +1,35 @@
+import { defineRule } from '../engine/rule.js';
+import { firstMention } from '../graph/graph.js';
+
+export default defineRule({
+  meta: {
+    code: 'state-undeclared-in-skill',
+    defaultSeverity: 'warning',
+    category: 'states',
+    description: 'Require every state of the transition graph to be declared in some SKILL.md state model',
+    scope: 'project',
+    reference: 'improved',
+    messages: {
+      undeclared: {
+        message: "State '{state}' appears in the handoff graph but is not declared in any SKILL.md State Model section",
+        help: "Declare '{state}' in a SKILL.md under one of: {aliases}.",
+      },
+    },
+  },
+  check({ project, graph, config, report }) {
+    const declared = new Set(project.skills.flatMap((s) => s.declaredStates.map((d) => d.name)));
+    const aliases = config.state_model_aliases.join(', ');
+    for (const state of graph.states) {
+      if (declared.has(state)) continue;
+      const mention = firstMention(graph, state);
+      if (!mention) continue;
+      const { edge, asTarget } = mention;
+      report({
+        messageId: 'undeclared',
+        data: { state, aliases },
+        at: { file: edge.file, line: edge.line, column: asTarget ? edge.toColumn : edge.fromColumn },
+        skill: edge.skill,
+      });
+    }
+  },
+});

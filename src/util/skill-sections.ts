@@ -1,0 +1,44 @@
+/**
+ * The SKILL.md sections required by `canonical_skill_sections`, sorted into the ones with their own
+ * rule (Description, Rules, the state model) and the rest. Matching uses sectionKey() everywhere.
+ */
+import type { Config } from '../config/schema.js';
+import type { Skill } from '../model/types.js';
+import { sectionKey } from '../parse/sections.js';
+
+export interface RequiredSkillSections {
+  description: boolean;
+  rules: boolean;
+  /** "State Model" or any state-model alias is listed */
+  stateModel: boolean;
+  /** every other listed section, as written in the config, de-duplicated by key, in config order */
+  others: string[];
+}
+
+export function requiredSkillSections(config: Config): RequiredSkillSections {
+  const aliasKeys = new Set([sectionKey('State Model'), ...config.state_model_aliases.map(sectionKey)]);
+  const out: RequiredSkillSections = { description: false, rules: false, stateModel: false, others: [] };
+  const seen = new Set<string>();
+  for (const name of config.canonical_skill_sections) {
+    const key = sectionKey(name);
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    if (key === 'description') out.description = true;
+    else if (key === 'rules') out.rules = true;
+    else if (aliasKeys.has(key)) out.stateModel = true;
+    else out.others.push(name.trim().replace(/\s+/g, ' '));
+  }
+  return out;
+}
+
+/** The H2 sections of SKILL.md whose heading matches `name` (case- and space-insensitive). */
+export function skillSections(skill: Skill, name: string): Skill['sections'] {
+  const key = sectionKey(name);
+  return skill.sections.filter((s) => s.key === key);
+}
+
+/** Does SKILL.md have an H2 section named like one of `names`? */
+export function hasSkillSection(skill: Skill, names: readonly string[]): boolean {
+  const keys = new Set(names.map(sectionKey));
+  return skill.sections.some((s) => keys.has(s.key));
+}

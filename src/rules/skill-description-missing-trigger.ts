@@ -1,0 +1,57 @@
+import { defineRule } from '../engine/rule.js';
+import { descriptionField, entryPlace } from '../util/frontmatter-fields.js';
+import { charLength } from '../util/text.js';
+
+/** Descriptions this short are not judged. */
+const MIN_LENGTH = 20;
+
+/**
+ * Phrases that tell an agent when to use a skill, matched as whole words, case-insensitively, with
+ * any run of white space between words. The reference's nine phrases (use when, use for, use if,
+ * applies when, run when, triggers, requires, use this, activate) plus common inflections and
+ * the phrasings used by the Agent Skills and Claude Code documentation.
+ */
+const TRIGGERS = new RegExp(
+  '\\b(?:' +
+    [
+      'use (?:it |them )?(?:when|whenever|for|if|to)',
+      'use this',
+      'used (?:when|for|if|to)',
+      'appl(?:y|ies) (?:when|to)',
+      'runs? when',
+      'invoked? (?:when|for|if)',
+      'trigger(?:s|ed)?',
+      'requires',
+      'activat(?:e|es|ed|ion)',
+      'when the user',
+      'when you (?:need|want)',
+      'whenever',
+    ].join('|') +
+    ')\\b',
+  'iu',
+);
+
+export default defineRule({
+  meta: {
+    code: 'skill-description-missing-trigger',
+    defaultSeverity: 'warning',
+    category: 'frontmatter',
+    description: 'Require the frontmatter description to say when the skill should be used',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      missing: {
+        message: "description doesn't indicate when to use this skill. Add a 'Use when...' or 'Use for...' clause so agents know when to activate it",
+        help: "Agents choose skills by their description; end it with e.g. 'Use when the user asks to …'.",
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const d = descriptionField(skill);
+      if (!d || charLength(d.text) <= MIN_LENGTH) continue;
+      if (TRIGGERS.test(d.text.replace(/\s+/gu, ' '))) continue;
+      report({ messageId: 'missing', data: {}, at: entryPlace(skill, d.entry), skill: skill.name });
+    }
+  },
+});

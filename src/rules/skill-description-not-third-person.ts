@@ -1,0 +1,30 @@
+import { defineRule } from '../engine/rule.js';
+import { descriptionField, entryPlace } from '../util/frontmatter-fields.js';
+
+/** Opens with I / you / we as a word, or a contraction of them (I'm, you'll, we've, …). */
+const FIRST_OR_SECOND = /^(i|you|we)(?:['’](?:m|ll|ve|d|re))?(?=[\s,.;:!?]|$)/iu;
+
+export default defineRule({
+  meta: {
+    code: 'skill-description-not-third-person',
+    defaultSeverity: 'warning',
+    category: 'frontmatter',
+    description: 'Require the frontmatter description to be written in the third person',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      person: {
+        message: "description appears to use first/second person. Use third person: 'Processes...' not 'I can...'",
+        help: 'The description opens with `{word}`. It is read by an agent choosing among skills; describe what the skill does.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const d = descriptionField(skill);
+      const m = d ? FIRST_OR_SECOND.exec(d.text) : null;
+      if (!d || !m) continue;
+      report({ messageId: 'person', data: { word: m[0] }, at: entryPlace(skill, d.entry), skill: skill.name });
+    }
+  },
+});

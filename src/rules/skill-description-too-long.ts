@@ -1,0 +1,31 @@
+import { defineRule } from '../engine/rule.js';
+import { descriptionField, entryPlace } from '../util/frontmatter-fields.js';
+import { charLength } from '../util/text.js';
+
+const MAX = 1024;
+
+export default defineRule({
+  meta: {
+    code: 'skill-description-too-long',
+    defaultSeverity: 'error',
+    category: 'frontmatter',
+    description: 'Limit the frontmatter description to 1024 characters (Agent Skills)',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      tooLong: {
+        message: 'description exceeds 1024 characters ({len} chars)',
+        help: 'Agent Skills descriptions are 1-1024 characters. Keep what the skill does and when to use it; move the rest into the body.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const d = descriptionField(skill);
+      if (!d) continue;
+      const len = charLength(d.text);
+      if (len <= MAX) continue;
+      report({ messageId: 'tooLong', data: { len }, at: entryPlace(skill, d.entry), skill: skill.name });
+    }
+  },
+});

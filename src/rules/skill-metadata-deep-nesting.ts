@@ -1,0 +1,40 @@
+import { defineRule } from '../engine/rule.js';
+import { entryPlace, frontmatterField, usableFrontmatter, valueKind } from '../util/frontmatter-fields.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-metadata-deep-nesting',
+    defaultSeverity: 'warning',
+    category: 'frontmatter',
+    description: 'Require every metadata value to be a plain value, not a nested map or list',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      nested: {
+        message: "metadata key '{key}' is nested more than one level deep. metadata supports only string-to-string maps",
+        help: 'Agent Skills metadata maps string keys to string values: turn the {kind} under `{child}` into flat keys such as `{child}-<name>: value`, or into one string.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const meta = frontmatterField(skill, 'metadata');
+      if (!meta || meta.kind !== 'map') continue;
+      const map = meta.entry.value as Record<string, unknown>;
+      // direct children of `metadata`, in document order (the parser records them as `metadata.<key>`)
+      for (const e of usableFrontmatter(skill)?.nested ?? []) {
+        if (!e.key.startsWith('metadata.')) continue;
+        const child = e.key.slice('metadata.'.length);
+        if (!Object.hasOwn(map, child) || map[child] !== e.value) continue;
+        const kind = valueKind(e.value);
+        if (kind !== 'map' && kind !== 'list') continue;
+        report({
+          messageId: 'nested',
+          data: { key: e.key, child, kind },
+          at: entryPlace(skill, e),
+          skill: skill.name,
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,36 @@
+import { defineRule } from '../engine/rule.js';
+import { entryPlace, frontmatterField, valueSource } from '../util/frontmatter-fields.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-metadata-inline-map',
+    defaultSeverity: 'warning',
+    category: 'frontmatter',
+    description: 'Require metadata to be a block map of indented sub-keys',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      inline: {
+        message: 'metadata should use indented sub-keys, not inline maps. Use:\n  metadata:\n    category: my-category',
+        help: 'Strict YAML readers such as the Agent Skills reference validator reject flow style (`{…}`, `[…]`).',
+      },
+      notMap: {
+        message: 'metadata must be a map of string keys to string values, not a {kind}',
+        help: 'Write each entry as an indented `key: value` line under `metadata:`.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const f = frontmatterField(skill, 'metadata');
+      if (!f || f.kind === 'null') continue;
+      const at = entryPlace(skill, f.entry);
+      if ((f.kind === 'map' || f.kind === 'list') && /^[{[]/u.test(valueSource(skill, f.entry))) {
+        report({ messageId: 'inline', data: {}, at, skill: skill.name });
+      } else if (f.kind !== 'map') {
+        const kind = f.kind === 'list' ? 'list' : f.kind === 'string' ? 'string' : `${typeof f.entry.value} value`;
+        report({ messageId: 'notMap', data: { kind }, at, skill: skill.name });
+      }
+    }
+  },
+});

@@ -1,0 +1,53 @@
+import { defineRule } from '../engine/rule.js';
+import { closest } from '../util/closest.js';
+import { entryPlace, usableFrontmatter } from '../util/frontmatter-fields.js';
+
+/** Top-level SKILL.md keys that some agent or loopkit itself reads (docs/rules/skill-unknown-frontmatter-key.md). */
+const KNOWN_FRONTMATTER_KEYS: readonly string[] = [
+  // Agent Skills specification (agentskills.io)
+  'name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools',
+  // loopkit / Loop Language
+  'level', 'owner', 'trigger',
+  // Claude Code skill extensions
+  'when_to_use', 'argument-hint', 'arguments', 'disable-model-invocation', 'user-invocable',
+  'model', 'effort', 'context', 'agent', 'hooks', 'paths', 'shell',
+  // common in published skills, read by skill registries (e.g. goose)
+  'version',
+];
+
+const KNOWN = new Set(KNOWN_FRONTMATTER_KEYS);
+
+export default defineRule({
+  meta: {
+    code: 'skill-unknown-frontmatter-key',
+    defaultSeverity: 'warning',
+    category: 'frontmatter',
+    description: 'Check that top-level frontmatter keys are ones that agents read, or x- extensions',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      unknown: {
+        message: "Unknown frontmatter key '{key}'. Use only spec-defined keys or prefix custom keys with 'x-'",
+        help: 'Put custom data under `metadata:` (string keys and values) or rename the key to `x-{key}`.',
+      },
+      typo: {
+        message: "Unknown frontmatter key '{key}'. Use only spec-defined keys or prefix custom keys with 'x-'",
+        help: "Did you mean '{suggestion}'?",
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      for (const e of usableFrontmatter(skill)?.entries ?? []) {
+        if (KNOWN.has(e.key) || e.key.startsWith('x-')) continue;
+        const suggestion = closest(e.key, KNOWN_FRONTMATTER_KEYS);
+        report({
+          messageId: suggestion ? 'typo' : 'unknown',
+          data: suggestion ? { key: e.key, suggestion } : { key: e.key },
+          at: entryPlace(skill, e),
+          skill: skill.name,
+        });
+      }
+    }
+  },
+});

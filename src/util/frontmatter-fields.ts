@@ -1,0 +1,94 @@
+/**
+ * Reading SKILL.md frontmatter values for rules: the parsed value as the user wrote it, together
+ * with the entry (key position) that holds it.
+ */
+import type { Frontmatter, FrontmatterEntry, Skill } from '../model/types.js';
+import { splitLines } from './text.js';
+
+/**
+ * The skill's frontmatter when it can be judged: present, closed and valid YAML. Null otherwise
+ * (skill-missing-frontmatter / skill-invalid-frontmatter report those).
+ */
+export function usableFrontmatter(skill: Skill): Frontmatter | null {
+  const fm = skill.frontmatter;
+  if (fm === null || fm.endLine === null || fm.error !== undefined) return null;
+  return fm;
+}
+
+export type FieldKind = 'string' | 'scalar' | 'null' | 'list' | 'map';
+
+export function valueKind(value: unknown): FieldKind {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return 'string';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'object' && !(value instanceof Date)) return 'map';
+  return 'scalar';
+}
+
+export interface FieldText {
+  entry: FrontmatterEntry;
+  kind: FieldKind;
+  /**
+   * The value as text: a string's parsed value, or the YAML source of a number/boolean
+   * (`name: 1.10` → `1.10`, not `1.1`). Null for empty values and collections.
+   */
+  text: string | null;
+}
+
+/** A top-level frontmatter key with its value as text; undefined when the key is absent or the frontmatter unusable. */
+export function frontmatterField(skill: Skill, key: string): FieldText | undefined {
+  const fm = usableFrontmatter(skill);
+  const entry = fm?.entries.find((e) => e.key === key);
+  if (!entry) return undefined;
+  const kind = valueKind(entry.value);
+  let text: string | null = null;
+  if (kind === 'string') text = entry.value as string;
+  else if (kind === 'scalar') text = entry.raw ?? String(entry.value);
+  return { entry, kind, text };
+}
+
+/** A top-level key whose value is a non-empty string or scalar (as text). */
+export function textField(skill: Skill, key: string, trim = false): { entry: FrontmatterEntry; text: string } | undefined {
+  const f = frontmatterField(skill, key);
+  if (!f || f.text === null) return undefined;
+  const text = trim ? f.text.trim() : f.text;
+  return text === '' ? undefined : { entry: f.entry, text };
+}
+
+/** The frontmatter `name` as written (undefined when absent, empty or not a scalar). */
+export function nameField(skill: Skill): { entry: FrontmatterEntry; text: string } | undefined {
+  return textField(skill, 'name');
+}
+
+/** The frontmatter `description`, trimmed (a block scalar's final line break is not part of it). */
+export function descriptionField(skill: Skill): { entry: FrontmatterEntry; text: string } | undefined {
+  return textField(skill, 'description', true);
+}
+
+/**
+ * The source text of an entry's value where it starts: what follows `key:` on the key's line
+ * (a trailing ` # comment` dropped), or, when that is empty, the first non-blank, non-comment line
+ * below it inside the frontmatter. Used to tell a flow collection (`{a: b}`) from a block one.
+ */
+export function valueSource(skill: Skill, entry: FrontmatterEntry): string {
+  const lines = splitLines(skill.skillFile.text);
+  const fence = skill.frontmatter?.endLine ?? lines.length + 1; // 1-based line of the closing `---`
+  const line = lines[entry.line - 1] ?? '';
+  const afterKey = line.slice(entry.column - 1).match(/^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:]*?)\s*:(.*)$/u);
+  const rest = stripComment(afterKey?.[1] ?? '').trim();
+  if (rest !== '') return rest;
+  for (let i = entry.line; i < fence - 1 && i < lines.length; i++) {
+    const t = stripComment(lines[i]!).trim();
+    if (t !== '') return t;
+  }
+  return '';
+}
+
+function stripComment(s: string): string {
+  return s.trimStart().startsWith('#') ? '' : s.replace(/\s+#.*$/u, '');
+}
+
+/** The report place of a frontmatter key in the skill's SKILL.md. */
+export function entryPlace(skill: Skill, entry: FrontmatterEntry): { file: string; line: number; column: number } {
+  return { file: skill.skillFile.path, line: entry.line, column: entry.column };
+}

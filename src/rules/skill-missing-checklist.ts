@@ -1,0 +1,96 @@
+import type { Heading, List, ListItem } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import { defineRule } from '../engine/rule.js';
+import type { Skill } from '../model/types.js';
+import { codeBlocks } from '../util/code.js';
+import { prose } from '../util/prose.js';
+import { sentences } from '../util/sentences.js';
+import { lineCount } from '../util/text.js';
+import { visit } from '../util/visit.js';
+import { firstMatch, matchAll, wordRegex } from '../util/words.js';
+
+/** The reference skips its workflow checks for files shorter than this many lines. */
+const MIN_LINES = 20;
+
+const FIRST = wordRegex('first');
+const THEN = wordRegex('then');
+const LEADING_THEN = /^\s*then(?![\p{L}\p{M}\p{N}_])/iu;
+const STEP_N = wordRegex('step(?=\\s+\\d)');
+const STEP_HEADING = /^\s*step\s+\d/iu;
+
+/** Does the skill already structure its work as a checklist or as numbered steps? */
+function hasChecklist(skill: Skill): boolean {
+  const root = skill.skillFile.root;
+  if (!root) return false;
+  let tasks = 0;
+  let numbered = 0;
+  let stepHeadings = 0;
+  visit(root, null, (n) => {
+    if (n.type === 'listItem' && typeof (n as ListItem).checked === 'boolean') tasks++;
+    else if (n.type === 'list' && (n as List).ordered === true) numbered += (n as List).children.length;
+    else if (n.type === 'heading' && STEP_HEADING.test(toString(n as Heading))) stepHeadings++;
+  });
+  // a checklist template inside a code block ("copy this checklist") counts too
+  for (const block of codeBlocks(skill.skillFile)) {
+    for (const l of block.lines) {
+      if (/^\s*[-*+]\s+\[[ xX]\]/u.test(l.text)) tasks++;
+      else if (/^\s*\d+\.\s/u.test(l.text)) numbered++;
+    }
+  }
+  return tasks > 0 || numbered >= 2 || stepHeadings >= 2;
+}
+
+/** Offset (in the file) of the first multi-step signal, or null. */
+function firstSignal(skill: Skill): number | null {
+  const text = prose(skill.skillFile);
+  let best: number | null = null;
+  const consider = (offset: number) => {
+    if (best === null || offset < best) best = offset;
+  };
+  for (const block of text.blocks) {
+    const s = text.text.slice(block.start, block.end);
+    const step = firstMatch(STEP_N, s);
+    if (step) consider(block.start + step.index);
+    const parts = sentences(s);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      const sentence = s.slice(part.start, part.end);
+      for (const first of matchAll(FIRST, sentence)) {
+        const sameSentence = firstMatch(THEN, sentence, first.index + first.word.length) !== null;
+        const next = parts[i + 1];
+        const nextStarts = next !== undefined && LEADING_THEN.test(s.slice(next.start, next.end));
+        if (sameSentence || nextStarts) {
+          consider(block.start + part.start + first.index);
+          break;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+export default defineRule({
+  meta: {
+    code: 'skill-missing-checklist',
+    defaultSeverity: 'warning',
+    category: 'workflow',
+    description: 'Require a checklist or numbered steps in a SKILL.md that describes a multi-step workflow',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      missing: {
+        message: 'Multi-step workflow detected but no checklist or numbered steps found. Consider adding a checklist',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const file = skill.skillFile;
+      if (lineCount(file.text) < MIN_LINES) continue;
+      const signal = firstSignal(skill);
+      if (signal === null || hasChecklist(skill)) continue;
+      const { line, column } = prose(file).at(signal);
+      report({ messageId: 'missing', at: { file: file.path, line, column }, skill: skill.name });
+    }
+  },
+});

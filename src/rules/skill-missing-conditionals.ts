@@ -1,0 +1,38 @@
+import { defineRule } from '../engine/rule.js';
+import { prose } from '../util/prose.js';
+import { lineCount } from '../util/text.js';
+import { firstMatch, wordRegex } from '../util/words.js';
+
+/** The reference skips its workflow checks for files shorter than this many lines. */
+const MIN_LINES = 20;
+
+const CHOICE = wordRegex('either|choos(?:e|es|ing)|chose|chosen|decid(?:e|es|ed|ing)|determin(?:e|es|ed|ing)');
+const CONDITIONAL = wordRegex('if|when|unless|otherwise');
+
+export default defineRule({
+  meta: {
+    code: 'skill-missing-conditionals',
+    defaultSeverity: 'warning',
+    category: 'workflow',
+    description: 'Require explicit conditions (if/when/unless/otherwise) in a SKILL.md that asks the agent to choose',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      missing: {
+        message:
+          'Decision points detected but no explicit conditional structure (if/when/otherwise). Consider adding conditional branches',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const file = skill.skillFile;
+      if (lineCount(file.text) < MIN_LINES) continue;
+      const text = prose(file);
+      const choice = firstMatch(CHOICE, text.text);
+      if (!choice || firstMatch(CONDITIONAL, text.text)) continue;
+      const { line, column } = text.at(choice.index);
+      report({ messageId: 'missing', at: { file: file.path, line, column }, skill: skill.name });
+    }
+  },
+});

@@ -1,0 +1,65 @@
+/**
+ * Code blocks of a markdown file (mdast `code` nodes: backtick or tilde fences, indented blocks)
+ * with each content line mapped back to its place in the file, so a match inside a block can be
+ * reported at its real line and column.
+ */
+import type { Code, Root } from 'mdast';
+import type { SourceFile } from '../model/types.js';
+import { visit } from './visit.js';
+
+export interface CodeLine {
+  /** the line as it appears in the block value (container indentation removed) */
+  text: string;
+  /** 1-based line in the file */
+  line: number;
+  /** 1-based column in the file of the first character of `text` */
+  column: number;
+}
+
+export interface CodeBlock {
+  node: Code;
+  /** info-string language, lower-cased ('' when none) */
+  lang: string;
+  fenced: boolean;
+  /** line/column of the block start (the opening fence for fenced blocks) */
+  line: number;
+  column: number;
+  lines: readonly CodeLine[];
+}
+
+const cache = new WeakMap<SourceFile, readonly CodeBlock[]>();
+
+function sourceLine(file: SourceFile, line: number): string {
+  const start = file.lineStarts[line - 1];
+  if (start === undefined) return '';
+  const next = file.lineStarts[line];
+  return file.text.slice(start, next === undefined ? file.text.length : next - 1).replace(/\r$/u, '');
+}
+
+/** The code blocks of a markdown source file, in document order (computed once per file). */
+export function codeBlocks(file: SourceFile): readonly CodeBlock[] {
+  const hit = cache.get(file);
+  if (hit) return hit;
+  const out: CodeBlock[] = [];
+  if (file.root) {
+    visit(file.root as Root, 'code', (n) => {
+      const node = n as Code;
+      const pos = node.position;
+      if (!pos) return;
+      const opening = sourceLine(file, pos.start.line).slice(pos.start.column - 1);
+      const fenced = /^\s*(?:```|~~~)/u.test(opening);
+      const first = fenced ? pos.start.line + 1 : pos.start.line;
+      const values = node.value === '' ? [] : node.value.split('\n');
+      const lines: CodeLine[] = values.map((value, i) => {
+        const text = value.replace(/\r$/u, '');
+        const line = first + i;
+        const raw = sourceLine(file, line);
+        const at = raw.endsWith(text) ? raw.length - text.length : Math.max(0, raw.indexOf(text));
+        return { text, line, column: at + 1 };
+      });
+      out.push({ node, lang: (node.lang ?? '').toLowerCase(), fenced, line: pos.start.line, column: pos.start.column, lines });
+    });
+  }
+  cache.set(file, out);
+  return out;
+}

@@ -44,7 +44,7 @@ for (const n of sizes) {
   const rss = [];
   for (let r = 0; r < runs; r++) {
     const t0 = process.hrtime.bigint();
-    const res = spawnSync(process.execPath, ['--expose-gc', '-e', `
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', `
       const { main } = await import(${JSON.stringify(new URL('../dist/cli.js', import.meta.url).href)});
       let out = '';
       const code = await main([${JSON.stringify(root)}, '--json'], { stdout: (s) => { out += s; }, stderr: () => {}, env: {}, isTTY: false });

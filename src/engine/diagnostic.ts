@@ -42,14 +42,17 @@ function cmp(a: string | number | null | undefined, b: string | number | null | 
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The one output order: file, line, column, severity, code, message. */
+/**
+ * The one output order: file, line, column, severity, code. Ties keep the order in which the rule
+ * reported them (the sort is stable and rules run in a fixed order), e.g. missing sections in
+ * canonical order.
+ */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return (
     cmp(a.file, b.file) ||
     cmp(a.line, b.line) ||
     cmp(a.column, b.column) ||
     SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
-    cmp(a.code, b.code) ||
-    cmp(a.message, b.message)
+    cmp(a.code, b.code)
   );
 }

@@ -111,7 +111,11 @@ export interface MalformedLine {
   reason: string;
 }
 
-/** A `halt <word>` occurrence anywhere in LOOP.md prose or DSL. */
+/**
+ * A `halt <word>` occurrence anywhere in LOOP.md prose or DSL. `directive` is true for the reason of a
+ * line that opens with the lower-case keyword (`halt stall after 3 iterations`, also list-marked or
+ * backticked).
+ */
 export interface HaltMention { word: string; line: number; column: number; directive: boolean }
 /** A `handoff <skill> to <agent>` occurrence anywhere in LOOP.md. */
 export interface HandoffMention { skill: string; agent: string; line: number; column: number }

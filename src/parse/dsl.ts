@@ -105,7 +105,9 @@ export function parseDsl(file: SourceFile, sections: readonly Section[]): DslRes
     if (t) {
       const from = t[1]!;
       const to = t[3]!;
-      const fromColumn = rawLine.indexOf(from, col - 1) + 1;
+      // search after the keyword: a state such as `t` also occurs inside "transition"
+      const keywordEnd = rawLine.indexOf('transition', col - 1) + 'transition'.length;
+      const fromColumn = rawLine.indexOf(from, keywordEnd) + 1;
       const arrowAt = rawLine.indexOf(t[2]!, fromColumn - 1 + from.length);
       const toColumn = rawLine.indexOf(to, arrowAt + t[2]!.length) + 1;
       open = {
@@ -128,8 +130,9 @@ export function parseDsl(file: SourceFile, sections: readonly Section[]): DslRes
     }
     if (!open) continue;
 
-    if (/^trigger\b/u.test(body)) {
-      const m = TRIGGER.exec(body);
+    if (/^trigger\b/u.test(unquoted)) {
+      // a line wholly in a code span (`trigger x`) like a transition line; else keep the backticks
+      const m = TRIGGER.exec(body.startsWith('`') ? unquoted : body);
       if (m && m[1]) open.trigger = { text: m[1], line: lineNo, column: col };
       else malformed.push({ kind: 'trigger', text: body, line: lineNo, column: col, reason: 'a trigger needs a condition: trigger <condition>' });
       continue;
@@ -180,10 +183,12 @@ const HANDOFF_MENTION = /(?<![\p{L}\p{M}\p{Nd}_-])handoff\s+([\p{L}\p{M}\p{Nd}_]
 /** Every `halt <word>` and `handoff <skill> to <agent>` on a line (whole words only). */
 function scanMentions(line: string, lineNo: number, halts: HaltMention[], handoffs: HandoffMention[]): void {
   const plain = line.replace(/`/g, ' ');
-  const directive = /^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?halt\s/iu.test(plain);
+  // a directive is a line that opens with the lower-case keyword; only its first word is the reason
+  const opener = /^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?=halt\s)/u.exec(plain);
   for (const m of plain.matchAll(HALT_MENTION)) {
     const word = m[1]!;
     if (HALT_NOISE_WORDS.has(word.toLowerCase())) continue;
+    const directive = opener !== null && m.index === opener[0].length;
     halts.push({ word, line: lineNo, column: m.index! + m[0].length - word.length + 1, directive });
   }
   for (const m of plain.matchAll(HANDOFF_MENTION)) {

@@ -1,4 +1,8 @@
-/** "Did you mean" support: the closest candidate by edit distance, if it is close enough. */
+/**
+ * "Did you mean" support: the candidate a word is most likely a typo of. A suggestion must be a
+ * likely typo — one edit for words shorter than 8 characters, two up to 15, three beyond — so a
+ * different word (`write` vs `wait`) is never "corrected".
+ */
 
 export function editDistance(a: string, b: string): number {
   const prev = new Array<number>(b.length + 1);
@@ -15,19 +19,26 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The candidate nearest to `word` (ties: first in list), or undefined when none is within a third of its length. */
+/** The candidate nearest to `word` (ties: first in list) when it is a likely typo, else undefined. Case-insensitive; never `word` itself. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  const limit = w.length < 8 ? 1 : w.length < 16 ? 2 : 3;
   let best: string | undefined;
   let bestD = Infinity;
-  const w = word.toLowerCase();
   for (const c of candidates) {
-    const d = editDistance(w, c.toLowerCase());
+    const lc = c.toLowerCase();
+    if (lc === w) continue;
+    const d = editDistance(w, lc);
     if (d < bestD) {
       bestD = d;
       best = c;
     }
   }
-  if (best === undefined) return undefined;
-  const limit = Math.max(2, Math.ceil(Math.max(word.length, best.length) / 3));
   return bestD <= limit ? best : undefined;
+}
+
+/** `; did you mean <x>?` (x quoted with `quote`) when `word` looks like a typo of a candidate, else ''. */
+export function didYouMean(word: string, candidates: readonly string[], quote: (s: string) => string = (s) => `'${s}'`): string {
+  const c = closest(word, candidates);
+  return c === undefined ? '' : `; did you mean ${quote(c)}?`;
 }

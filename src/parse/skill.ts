@@ -1,5 +1,5 @@
 /** A skill directory → Skill: SKILL.md (frontmatter, sections, declared states), LOOP.md, files. */
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { Definition, Heading, InlineCode, Link, Root } from 'mdast';
 import type { DeclaredState, LoadProblem, ReferencedFile, Skill, SourceFile } from '../model/types.js';
 import { visit } from '../util/visit.js';
@@ -112,14 +112,23 @@ export function loadSkill(root: string, dir: string, aliases: readonly string[])
     }
   }
 
+  // every file is parsed once: a link to SKILL.md or LOOP.md reuses the parsed file
+  const parsed = new Map<string, SourceFile>([[posix.normalize(skillPath), skillFile]]);
+  if (loop) parsed.set(posix.normalize(loop.file.path), loop.file);
   const references = new Map<string, ReferencedFile>();
   for (const { target } of markdownLinkTargets(skillFile.root as Root)) {
     if (references.has(target)) continue;
-    const abs = join(absDir, decodeTarget(target));
-    const inside = insideRoot(abs, root);
-    const r = inside === null ? null : readText(inside);
-    const rel = `${dir}/${target.replace(/^\.\//u, '')}`;
-    references.set(target, { target, file: r && 'text' in r ? sourceFile(rel, r.text, true) : null });
+    const rel = posix.normalize(`${dir}/${decodeTarget(target)}`);
+    let file = parsed.get(rel) ?? null;
+    if (!file) {
+      const inside = insideRoot(join(root, rel), root);
+      const r = inside === null ? null : readText(inside);
+      if (r && 'text' in r) {
+        file = sourceFile(rel, r.text, true);
+        parsed.set(rel, file);
+      }
+    }
+    references.set(target, { target, file });
   }
 
   const skill: Skill = {

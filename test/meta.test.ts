@@ -66,3 +66,55 @@ describe('README', () => {
     for (const k of CONFIG_KEYS) expect(readme, k).toContain(`\`${k}\``);
   });
 });
+
+/** The 74 distinct codes of loopkit 0.3.3 (reference-behaviour.md §5.3 / §5.6). */
+const REFERENCE_CODES: Record<string, 'error' | 'warning' | 'info'> = {
+  'skill-read-error': 'error', 'skill-missing-name': 'error', 'graph-self-loop-only': 'warning',
+  'sim-unreachable-terminal': 'error', 'sim-error': 'error', 'sim-self-loop-only': 'warning',
+  'loop-unknown-halt-reason': 'error', 'loop-nonstandard-verb': 'warning', 'loop-no-transitions': 'error',
+  'loop-missing-section': 'error', 'loop-section-order': 'error', 'loop-unknown-section': 'error',
+  'state-undefined-in-graph': 'warning', 'state-undeclared-in-skill': 'warning', 'state-enforced-missing': 'error',
+  'state-missing-deskcheck-entry': 'error', 'state-missing-deskcheck-feedback': 'error',
+  'state-missing-deskcheck-completion': 'error', 'state-missing-bug-feedback': 'error',
+  'skill-missing-description': 'error', 'skill-missing-rules': 'error', 'skill-missing-state-model': 'error',
+  'skill-l1-missing-entry-conditions': 'error', 'skill-l1-missing-halt-conditions': 'error',
+  'skill-duplicate-rules': 'error', 'loop-missing-for-transition-skill': 'error', 'loop-not-referenced-in-skill': 'error',
+  'loop-state-file-missing': 'info', 'xref-unknown-handoff-skill': 'warning', 'xref-unknown-readme-skill': 'warning',
+  'constraints-empty-graph': 'error', 'constraints-unknown-handoff-target': 'error', 'skill-missing-frontmatter': 'error',
+  'skill-name-too-long': 'error', 'skill-name-invalid-chars': 'error', 'skill-name-reserved-word': 'error',
+  'skill-description-too-long': 'error', 'skill-description-xml-tag': 'error',
+  'skill-description-not-third-person': 'warning', 'skill-description-missing-trigger': 'warning',
+  'skill-compatibility-too-long': 'error', 'skill-allowed-tools-format': 'warning', 'skill-license-file-missing': 'warning',
+  'skill-metadata-inline-map': 'warning', 'skill-metadata-deep-nesting': 'warning', 'skill-unknown-frontmatter-key': 'warning',
+  'skill-name-mismatch-dir': 'error', 'skill-name-leading-hyphen': 'error', 'skill-name-trailing-hyphen': 'error',
+  'skill-name-consecutive-hyphens': 'error', 'skill-name-not-gerund': 'warning', 'skill-name-vague': 'warning',
+  'skill-naming-inconsistent': 'warning', 'skill-body-too-long': 'error', 'skill-metadata-too-many-tokens': 'warning',
+  'skill-body-too-many-tokens': 'warning', 'skill-windows-path': 'error', 'skill-absolute-path': 'error',
+  'skill-time-sensitive': 'warning', 'skill-deep-file-reference': 'warning', 'skill-deep-reference': 'warning',
+  'skill-ref-missing-toc': 'warning', 'skill-no-progressive-disclosure': 'warning', 'skill-orphan-reference': 'warning',
+  'skill-term-inconsistency': 'warning', 'skill-missing-checklist': 'warning', 'skill-missing-feedback-loop': 'warning',
+  'skill-missing-conditionals': 'warning', 'skill-too-many-options': 'warning', 'skill-magic-numbers': 'warning',
+  'skill-punts-to-claude': 'warning', 'skill-scripts-suggested': 'info', 'skill-script-no-inline-deps': 'info',
+  'skill-script-no-help': 'info',
+};
+
+/** Documented severity decisions that differ from the reference (rows in docs/compatibility.md). */
+const SEVERITY_DECISIONS: Record<string, string> = {
+  // the Loop Language names the code `loop-unknown-halt`, a warning; the reference code is an alias
+  'loop-unknown-halt-reason': 'warning',
+};
+
+describe('reference parity', () => {
+  it('all 74 reference codes are produced (as a code or an alias) with the reference severity unless documented', () => {
+    expect(Object.keys(REFERENCE_CODES).length).toBe(74);
+    const byName = new Map(rules.flatMap((r) => [[r.meta.code, r] as const, ...(r.meta.aliases ?? []).map((a) => [a, r] as const)]));
+    const compat = readFileSync(join(ROOT, 'docs', 'compatibility.md'), 'utf8');
+    for (const [code, severity] of Object.entries(REFERENCE_CODES)) {
+      const rule = byName.get(code);
+      expect(rule, code).toBeDefined();
+      const want = SEVERITY_DECISIONS[code] ?? severity;
+      expect(rule!.meta.defaultSeverity, code).toBe(want);
+      if (want !== severity || rule!.meta.code !== code) expect(compat, `${code} needs a compatibility row`).toContain(rule!.meta.code);
+    }
+  });
+});

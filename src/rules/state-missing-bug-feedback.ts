@@ -1,7 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { hasEdge } from '../graph/graph.js';
-import { configKeyPlace } from '../util/config-place.js';
-import { firstMentionRelated } from '../util/state-mention.js';
+import { reportMissingEdge } from '../util/required-edge.js';
 
 /** Bug feedback loops: the QA and acceptance states must lead back to `bug_feedback_return_to`. */
 export default defineRule({
@@ -19,7 +17,8 @@ export default defineRule({
       },
     },
   },
-  check({ project, graph, config, report }) {
+  check(ctx) {
+    const { config } = ctx;
     if (!config.bug_feedback_enabled) return;
     const to = config.bug_feedback_return_to;
     const checked = [
@@ -27,14 +26,7 @@ export default defineRule({
       { key: 'bug_feedback_acceptance_state', state: config.bug_feedback_acceptance_state },
     ];
     for (const { key, state } of checked) {
-      if (!graph.out.has(state) || hasEdge(graph, state, to)) continue;
-      const related = firstMentionRelated(graph, state);
-      report({
-        messageId: 'missing',
-        data: { state, to },
-        at: configKeyPlace(project, key),
-        related: related ? [related] : [],
-      });
+      reportMissingEdge(ctx, 'missing', { watched: state, from: state, to, key }, { state, to });
     }
   },
 });

@@ -1,7 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { hasEdge } from '../graph/graph.js';
-import { configKeyPlace } from '../util/config-place.js';
-import { firstMentionRelated } from '../util/state-mention.js';
+import { reportMissingEdge } from '../util/required-edge.js';
 
 /** Desk check pattern: `deskcheck_state → deskcheck_forward_to` must be a transition. */
 export default defineRule({
@@ -19,16 +17,10 @@ export default defineRule({
       },
     },
   },
-  check({ project, graph, config, report }) {
-    const state = config.deskcheck_state;
-    const to = config.deskcheck_forward_to;
-    if (!config.deskcheck_enabled || !graph.out.has(state) || hasEdge(graph, state, to)) return;
-    const related = firstMentionRelated(graph, state);
-    report({
-      messageId: 'missing',
-      data: { state, to },
-      at: configKeyPlace(project, 'deskcheck_forward_to'),
-      related: related ? [related] : [],
-    });
+  check(ctx) {
+    if (!ctx.config.deskcheck_enabled) return;
+    const state = ctx.config.deskcheck_state;
+    const to = ctx.config.deskcheck_forward_to;
+    reportMissingEdge(ctx, 'missing', { watched: state, from: state, to, key: 'deskcheck_forward_to' }, { state, to });
   },
 });

@@ -1,7 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { hasEdge } from '../graph/graph.js';
-import { configKeyPlace } from '../util/config-place.js';
-import { firstMentionRelated } from '../util/state-mention.js';
+import { reportMissingEdge } from '../util/required-edge.js';
 
 /** Desk check pattern: `deskcheck_entry_from → deskcheck_state` must be a transition. */
 export default defineRule({
@@ -19,16 +17,10 @@ export default defineRule({
       },
     },
   },
-  check({ project, graph, config, report }) {
-    const state = config.deskcheck_state;
-    const from = config.deskcheck_entry_from;
-    if (!config.deskcheck_enabled || !graph.out.has(state) || hasEdge(graph, from, state)) return;
-    const related = firstMentionRelated(graph, state);
-    report({
-      messageId: 'missing',
-      data: { from, state },
-      at: configKeyPlace(project, 'deskcheck_entry_from'),
-      related: related ? [related] : [],
-    });
+  check(ctx) {
+    if (!ctx.config.deskcheck_enabled) return;
+    const state = ctx.config.deskcheck_state;
+    const from = ctx.config.deskcheck_entry_from;
+    reportMissingEdge(ctx, 'missing', { watched: state, from, to: state, key: 'deskcheck_entry_from' }, { from, state });
   },
 });

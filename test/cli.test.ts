@@ -2,7 +2,7 @@
  * End-to-end: the real `bin/loopkit.js` in a child process (built by `npm test` before vitest runs).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -142,6 +142,36 @@ describe('broken configuration (exit 2, located, no stack trace)', () => {
     expect(r.stdout).toContain(
       "fixtures/projects/unknown-key/.loopkit.yaml:2:1: warning: Unknown key 'halt_reason' in .loopkit.yaml; did you mean 'halt_reasons'?  [config-unknown-key]",
     );
+  });
+
+  it('a .loopkit.yaml that is a directory or not UTF-8', () => {
+    const dir = tempCopy('clean');
+    rmSync(join(dir, '.loopkit.yaml'));
+    mkdirSync(join(dir, '.loopkit.yaml'));
+    const r = run([dir]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('.loopkit.yaml: is not a regular file');
+    rmSync(join(dir, '.loopkit.yaml'), { recursive: true });
+    writeFileSync(join(dir, '.loopkit.yaml'), Buffer.from([0x73, 0x6b, 0xff, 0x3a]));
+    const bad = run([dir]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('.loopkit.yaml: is not valid UTF-8 text');
+    noStack(bad);
+  });
+
+  it('unreadable skill files are reported with their path, and the rest is still checked', () => {
+    const dir = tempCopy('clean');
+    writeFileSync(join(dir, 'skills', 'running-a', 'LOOP.md'), Buffer.from([0x23, 0x20, 0xc3, 0x28]));
+    mkdirSync(join(dir, 'skills', 'running-b'));
+    mkdirSync(join(dir, 'skills', 'running-b', 'SKILL.md'));
+    const r = run([dir, '--no-color']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('skills/running-a/LOOP.md: error: Failed to read skills/running-a/LOOP.md: File is not valid UTF-8 text  [skill-read-error]');
+    expect(r.stdout).toContain('skills/running-b/SKILL.md: error: Failed to read skills/running-b/SKILL.md: Is a directory  [skill-read-error]');
+    // running-a (readable SKILL.md) is still checked; its unreadable LOOP.md contributes no transitions
+    expect(r.stdout).toContain('1 skill, ');
+    expect(r.stdout).toContain('[constraints-empty-graph]');
+    noStack(r);
   });
 
   it('an unknown rule under rules: is exit 2 with a suggestion', () => {

@@ -3,7 +3,9 @@
  * Exit codes: 0 no errors, 1 errors found, 2 usage, config or I/O failure. Never calls process.exit.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError } from './config/load.js';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { CONFIG_FILE, ConfigError } from './config/load.js';
 import { lint, UsageError, type LintResult } from './engine/run.js';
 import { ProjectError } from './parse/project.js';
 import { githubReport } from './reporters/github.js';
@@ -58,9 +60,29 @@ function verboseReport(result: LintResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function runCheck(path: string | undefined, opts: CheckOptions, io: CliIo): Promise<number> {
+/**
+ * The project to check. A directory is the project root. Files (as a pre-commit hook passes them)
+ * select the project they belong to: the nearest directory above them that holds `.loopkit.yaml`;
+ * the whole project is checked, because its contracts are cross-file.
+ */
+export function projectRoot(paths: readonly string[], cwd: string): string {
+  if (paths.length === 0) return '.';
+  if (paths.length === 1 && (!existsSync(paths[0]!) || statSync(paths[0]!).isDirectory())) return paths[0]!;
+  const roots = new Set<string>();
+  for (const p of paths) {
+    if (!existsSync(p)) throw new UsageError(`path not found: ${p}`);
+    let dir = resolve(cwd, statSync(p).isDirectory() ? p : dirname(p));
+    while (!existsSync(join(dir, CONFIG_FILE)) && dirname(dir) !== dir) dir = dirname(dir);
+    if (!existsSync(join(dir, CONFIG_FILE))) throw new UsageError(`no ${CONFIG_FILE} found above ${p}; give the project directory instead`);
+    roots.add(dir);
+  }
+  if (roots.size > 1) throw new UsageError(`the paths belong to different projects: ${[...roots].map((r) => relative(cwd, r) || '.').join(', ')}`);
+  return relative(cwd, [...roots][0]!) || '.';
+}
+
+async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise<number> {
   const format = opts.json ? 'json' : (opts.format ?? 'text');
-  const root = path ?? '.';
+  const root = projectRoot(paths, process.cwd());
   let maxWarnings: number | undefined;
   if (opts.maxWarnings !== undefined) {
     if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings takes a whole number, not '${opts.maxWarnings}'`);
@@ -91,7 +113,7 @@ async function runCheck(path: string | undefined, opts: CheckOptions, io: CliIo)
 
 function addCheckOptions(cmd: Command): Command {
   return cmd
-    .argument('[path]', 'project root: the directory that holds .loopkit.yaml', '.')
+    .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
     .option('--json', 'print the JSON report (same as --format json)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github']))
     .option('-v, --verbose', 'print per-rule diagnostic counts on stderr')
@@ -120,8 +142,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const check = addCheckOptions(program.command('check', { isDefault: true }))
     .description('verify every skill of the project (the default command)')
     .exitOverride()
-    .action(async (path: string, opts: CheckOptions) => {
-      exitCode = await runCheck(path, opts, io);
+    .action(async (paths: string[], opts: CheckOptions) => {
+      exitCode = await runCheck(paths, opts, io);
     });
   check.configureOutput({
     writeOut: (s) => io.stdout(s),

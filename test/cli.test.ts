@@ -79,10 +79,27 @@ describe('exit codes', () => {
     noStack(r);
   });
 
-  it('2 for a path that is a file', () => {
-    const r = run(['package.json']);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('not a directory');
+  it('files (as pre-commit passes them) check the project they belong to', () => {
+    const whole = run(['fixtures/projects/with-errors', '--json']);
+    const byFiles = run([
+      'fixtures/projects/with-errors/skills/running-a/LOOP.md',
+      'fixtures/projects/with-errors/skills/running-a/SKILL.md',
+      '--json',
+    ]);
+    expect(byFiles.status).toBe(1);
+    expect(byFiles.stdout).toBe(whole.stdout);
+  });
+
+  it('2 for files outside any project, or in different projects', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'loopkit-cli-'));
+    temps.push(outside);
+    writeFileSync(join(outside, 'notes.md'), '# notes\n');
+    const none = run([join(outside, 'notes.md'), join(outside, 'notes.md')]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('no .loopkit.yaml found above');
+    const two = run(['fixtures/projects/clean/skills/running-a/LOOP.md', 'fixtures/projects/with-errors/skills/running-a/LOOP.md']);
+    expect(two.status).toBe(2);
+    expect(two.stderr).toContain('the paths belong to different projects');
   });
 
   it('2 when the skills directory does not exist, pointing at skills_dir', () => {

@@ -1,4 +1,27 @@
 /** Rules of the "structure" group (see src/rules/index.ts). */
 import type { Rule } from '../../engine/rule.js';
+import skillAbsolutePath from '../skill-absolute-path.js';
+import skillBodyTooLong from '../skill-body-too-long.js';
+import skillBodyTooManyTokens from '../skill-body-too-many-tokens.js';
+import skillDeepFileReference from '../skill-deep-file-reference.js';
+import skillDeepReference from '../skill-deep-reference.js';
+import skillMetadataTooManyTokens from '../skill-metadata-too-many-tokens.js';
+import skillNoProgressiveDisclosure from '../skill-no-progressive-disclosure.js';
+import skillOrphanReference from '../skill-orphan-reference.js';
+import skillRefMissingToc from '../skill-ref-missing-toc.js';
+import skillTimeSensitive from '../skill-time-sensitive.js';
+import skillWindowsPath from '../skill-windows-path.js';
 
-export const structureRules: Rule[] = [];
+export const structureRules: Rule[] = [
+  skillAbsolutePath,
+  skillBodyTooLong,
+  skillBodyTooManyTokens,
+  skillDeepFileReference,
+  skillDeepReference,
+  skillMetadataTooManyTokens,
+  skillNoProgressiveDisclosure,
+  skillOrphanReference,
+  skillRefMissingToc,
+  skillTimeSensitive,
+  skillWindowsPath,
+];

@@ -1,0 +1,41 @@
+import type { Root } from 'mdast';
+import { defineRule } from '../engine/rule.js';
+import { isAbsoluteDestination, isMachineAbsolutePath, pathTokens } from '../util/paths.js';
+import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
+import { urlPosition, valuePosition } from '../util/source-map.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-absolute-path',
+    defaultSeverity: 'error',
+    category: 'structure',
+    description: 'Disallow absolute file paths in SKILL.md links and machine-specific absolute paths in its prose',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      absolute: {
+        message: "SKILL.md references absolute path '{path}'. Use relative paths from the skill root",
+        help: 'A skill is installed in different places on different machines; link its files relative to SKILL.md, e.g. [guide](references/guide.md).',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const file = skill.skillFile;
+      const root = file.root as Root | undefined;
+      if (!root) continue;
+      const place = (p: { line: number; column: number }) => ({ file: file.path, line: p.line, column: p.column });
+      const links = urlNodes(root).filter((n) => isAbsoluteDestination(n.url));
+      for (const node of links) {
+        report({ messageId: 'absolute', data: { path: node.url }, at: place(urlPosition(file, node)), skill: skill.name });
+      }
+      for (const node of proseNodes(root, true)) {
+        if (insideAny(node, links)) continue; // the link is reported once, at its destination
+        for (const t of pathTokens(node.value)) {
+          if (!isMachineAbsolutePath(t.text)) continue;
+          report({ messageId: 'absolute', data: { path: t.text }, at: place(valuePosition(file, node, t.index)), skill: skill.name });
+        }
+      }
+    }
+  },
+});

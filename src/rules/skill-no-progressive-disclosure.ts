@@ -1,0 +1,37 @@
+import { posix } from 'node:path';
+import { defineRule } from '../engine/rule.js';
+import { isContractFile, isMetaFile, mentionsFile, skillLinks } from '../util/skill-files.js';
+import { lineCount } from '../util/text.js';
+
+const MAX_LINES = 200;
+
+export default defineRule({
+  meta: {
+    code: 'skill-no-progressive-disclosure',
+    defaultSeverity: 'warning',
+    category: 'progressive',
+    description: 'Check that a SKILL.md longer than 200 lines points to separate reference files',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      monolithic: {
+        message: 'SKILL.md is {lines} lines with no separate reference files. Consider extracting content into linked reference files for progressive disclosure',
+        help: 'Move detailed sections into files next to SKILL.md and link them, e.g. [reference.md](reference.md).',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const file = skill.skillFile;
+      const lines = lineCount(file.text);
+      if (lines <= MAX_LINES) continue;
+      // LOOP.md / HANDOFFS.md are part of the skill format, not extracted reference material
+      const linked = skillLinks(skill).some((l) => !isContractFile(posix.basename(l.path)));
+      const mentioned = skill.entries.some(
+        (e) => e.kind === 'file' && /\.md$/iu.test(e.name) && !isContractFile(e.name) && !isMetaFile(e.name) && mentionsFile(file.text, e.name, skill.dirName),
+      );
+      if (linked || mentioned) continue;
+      report({ messageId: 'monolithic', data: { lines }, at: { file: file.path, line: lines, column: 1 }, skill: skill.name });
+    }
+  },
+});

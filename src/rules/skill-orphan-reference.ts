@@ -1,0 +1,32 @@
+import { posix } from 'node:path';
+import { defineRule } from '../engine/rule.js';
+import { isContractFile, isMetaFile, mentionsFile, skillLinks } from '../util/skill-files.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-orphan-reference',
+    defaultSeverity: 'warning',
+    category: 'progressive',
+    description: 'Check that every markdown file in a skill directory is linked or named in SKILL.md',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      orphan: {
+        message: "File '{file}' exists in skill directory but is not linked from SKILL.md",
+        help: 'Agents only find files that SKILL.md points to: link it, e.g. [{file}]({file}), or remove it.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const linked = new Set(skillLinks(skill).map((l) => l.path.toLowerCase()));
+      for (const entry of skill.entries) {
+        // files only; the skill format's own files and repository files for people are not references
+        if (entry.kind !== 'file' || !/\.md$/iu.test(entry.name) || isContractFile(entry.name) || isMetaFile(entry.name)) continue;
+        const path = posix.join(skill.dir, entry.name);
+        if (linked.has(path.toLowerCase()) || mentionsFile(skill.skillFile.text, entry.name, skill.dirName)) continue;
+        report({ messageId: 'orphan', data: { file: entry.name }, at: { file: path, line: 1, column: 1 }, skill: skill.name });
+      }
+    }
+  },
+});

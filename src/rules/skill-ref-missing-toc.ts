@@ -1,0 +1,40 @@
+import { posix } from 'node:path';
+import { defineRule } from '../engine/rule.js';
+import { isContractFile, referencedFiles, skillLinks } from '../util/skill-files.js';
+import { lineCount } from '../util/text.js';
+import { hasTableOfContents } from '../util/toc.js';
+
+const MAX_LINES = 100;
+
+export default defineRule({
+  meta: {
+    code: 'skill-ref-missing-toc',
+    defaultSeverity: 'warning',
+    category: 'structure',
+    description: 'Require a table of contents in reference files longer than 100 lines',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      noToc: {
+        message: "Reference file '{target}' has {lines} lines but no table of contents",
+        help: 'Agents often preview only the top of a long file. Add a "## Contents" list of links to its sections near the top.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const { skill, target, file } of referencedFiles(project.skills)) {
+      // LOOP.md, HANDOFFS.md and SKILL.md files are contracts, not reference files
+      if (isContractFile(posix.basename(file.path))) continue;
+      const lines = lineCount(file.text);
+      if (lines <= MAX_LINES || hasTableOfContents(file)) continue;
+      const from = skillLinks(skill).find((l) => l.target === target);
+      report({
+        messageId: 'noToc',
+        data: { target, lines },
+        at: { file: file.path, line: 1, column: 1 },
+        skill: skill.name,
+        related: from ? [{ message: `linked from ${skill.skillFile.path}`, file: skill.skillFile.path, line: from.line, column: from.column }] : [],
+      });
+    }
+  },
+});

@@ -1,0 +1,52 @@
+import type { Root, Yaml } from 'mdast';
+import { defineRule } from '../engine/rule.js';
+import { proseNodes } from '../util/prose-nodes.js';
+import { valuePosition } from '../util/source-map.js';
+import { positionAt } from '../util/text.js';
+
+const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
+/** A month name and a four-digit year as whole words: `March 2024`, not `dismay 2024` or `May 20245`. */
+const DATE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])(?:${MONTHS})\\s+[0-9]{4}(?![\\p{L}\\p{M}\\p{N}_])`, 'giu');
+
+function matches(text: string): number[] {
+  const out: number[] = [];
+  DATE.lastIndex = 0;
+  for (let m = DATE.exec(text); m !== null; m = DATE.exec(text)) out.push(m.index);
+  return out;
+}
+
+export default defineRule({
+  meta: {
+    code: 'skill-time-sensitive',
+    defaultSeverity: 'warning',
+    category: 'structure',
+    description: 'Check SKILL.md prose and frontmatter for dates (month and year) that will go stale',
+    scope: 'skill',
+    reference: 'improved',
+    messages: {
+      dated: {
+        message: "SKILL.md contains date-specific language (e.g., 'March 2024'). Consider using relative framing",
+        help: 'Describe the current behaviour without a date, and keep history in a collapsible "Old patterns" section or out of the skill.',
+      },
+    },
+  },
+  check({ project, report }) {
+    for (const skill of project.skills) {
+      const file = skill.skillFile;
+      const root = file.root as Root | undefined;
+      if (!root) continue;
+      const at = (p: { line: number; column: number }) => ({ file: file.path, line: p.line, column: p.column });
+      // the frontmatter is loaded at startup: a date in the description goes stale too
+      const yaml = root.children.find((n): n is Yaml => n.type === 'yaml');
+      const start = yaml?.position?.start.offset;
+      const end = yaml?.position?.end.offset;
+      if (start !== undefined && end !== undefined) {
+        for (const i of matches(file.text.slice(start, end))) report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + i)), skill: skill.name });
+      }
+      // prose only: code blocks and inline code are quoted literally
+      for (const node of proseNodes(root, false)) {
+        for (const i of matches(node.value)) report({ messageId: 'dated', at: at(valuePosition(file, node, i)), skill: skill.name });
+      }
+    }
+  },
+});

@@ -1,0 +1,93 @@
+/**
+ * Which markdown files of a skill SKILL.md points an agent to: relative `.md` links (resolved and
+ * normalised, so `./ref.md` and `ref.md` are the same file) and plain mentions of a file name
+ * (`` `ref.md` ``, "see ref.md"), which an agent follows just as well.
+ */
+import type { Root } from 'mdast';
+import type { Skill, SourceFile } from '../model/types.js';
+import { markdownLinkTargets } from '../parse/skill.js';
+import { resolveTarget } from './paths.js';
+
+/** Files of the Loop Language skill format itself: never "reference files". */
+const CONTRACT_FILES = new Set(['skill.md', 'loop.md', 'handoffs.md']);
+/** Files written for people browsing the repository, not for agents. */
+const META_FILES = new Set(['readme.md', 'changelog.md', 'license.md']);
+
+/** SKILL.md, LOOP.md or HANDOFFS.md (any case). */
+export function isContractFile(name: string): boolean {
+  return CONTRACT_FILES.has(name.toLowerCase());
+}
+
+/** README.md, CHANGELOG.md or LICENSE.md (any case). */
+export function isMetaFile(name: string): boolean {
+  return META_FILES.has(name.toLowerCase());
+}
+
+export interface SkillLink {
+  target: string;
+  /** project-relative, normalised path the link points at */
+  path: string;
+  line: number;
+  column: number;
+}
+
+/** Relative `.md` links of SKILL.md with the file each one points at, in document order. */
+export function skillLinks(skill: Skill): SkillLink[] {
+  const root = skill.skillFile.root as Root | undefined;
+  if (!root) return [];
+  return markdownLinkTargets(root).map((l) => ({ ...l, path: resolveTarget(skill.skillFile.path, l.target) }));
+}
+
+const NAME_CHAR = /[\p{L}\p{M}\p{N}_.\-/\\]/u;
+
+/**
+ * Whether `text` mentions the file `name` of the skill directory `dirName` as a whole token, any
+ * case: `ref.md`, `./ref.md`, `<dirName>/ref.md` or `skills/<dirName>/ref.md` — but not
+ * `other-ref.md`, `refs/ref.md` or `ref.md.bak`.
+ */
+export function mentionsFile(text: string, name: string, dirName: string): boolean {
+  const hay = text.toLowerCase();
+  const needle = name.toLowerCase();
+  const dirPrefix = `${dirName.toLowerCase()}/`;
+  for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) {
+    const after = hay.slice(i + needle.length, i + needle.length + 2);
+    if (after !== '' && (/^[\p{L}\p{M}\p{N}_\-/\\]/u.test(after) || /^\.[\p{L}\p{N}]/u.test(after))) continue;
+    let before = hay.slice(0, i);
+    if (before.endsWith(dirPrefix)) {
+      const prev = before.slice(-dirPrefix.length - 1, -dirPrefix.length);
+      if (prev === '' || prev === '/' || !NAME_CHAR.test(prev)) return true;
+      continue;
+    }
+    if (before.endsWith('./')) before = before.slice(0, -2);
+    const prev = before.slice(-1);
+    if (prev === '' || !NAME_CHAR.test(prev)) return true;
+  }
+  return false;
+}
+
+export interface SkillReference {
+  skill: Skill;
+  /** the link target as written in SKILL.md */
+  target: string;
+  file: SourceFile;
+}
+
+/**
+ * Every readable file linked from a SKILL.md, once per path: a file shared by several skills is
+ * attributed to the skill whose directory holds it (else to the first skill that links it).
+ */
+export function referencedFiles(skills: readonly Skill[]): SkillReference[] {
+  const all: SkillReference[] = [];
+  for (const skill of skills) {
+    for (const { target, file } of skill.references.values()) if (file) all.push({ skill, target, file });
+  }
+  const owned = (r: SkillReference) => r.file.path.startsWith(`${r.skill.dir}/`);
+  const seen = new Set<string>();
+  const out: SkillReference[] = [];
+  for (const r of [...all.filter(owned), ...all.filter((x) => !owned(x))]) {
+    if (seen.has(r.file.path)) continue;
+    seen.add(r.file.path);
+    out.push(r);
+  }
+  return out;
+}

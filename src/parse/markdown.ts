@@ -8,9 +8,19 @@ import type { SourceFile } from '../model/types.js';
 import { lineStarts } from '../util/text.js';
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml', 'toml']);
+/**
+ * Without GFM: GFM's tree transforms recurse once per nesting level and overflow the stack on a
+ * document nested a few thousand levels deep (`> > > …`, `- - - …`); the CommonMark parser does not.
+ */
+const fallback = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']);
 
 export function parseMarkdown(text: string): Root {
-  return processor.parse(text) as Root;
+  try {
+    return processor.parse(text) as Root;
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return fallback.parse(text) as Root;
+  }
 }
 
 /** Build a SourceFile; `markdown` parses it into mdast as well. */

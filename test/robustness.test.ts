@@ -1,0 +1,241 @@
+/**
+ * Robustness: every registered rule runs (no `only`) over a generated project of hostile markdown —
+ * non-ASCII characters straddling every length limit, a BOM, CRLF, unclosed fences, thousands of
+ * nesting levels, HTML, odd tables, empty files, very long lines. Nothing may throw, no rule may
+ * crash (`internal-error`), and every located diagnostic must point inside its file.
+ *
+ * The last test runs the real CLI (`bin/loopkit.js`, built by `npm test` before vitest) in a child
+ * process: its main thread has a much smaller stack than a vitest worker, which is where deep
+ * nesting used to overflow the stack.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../src/engine/diagnostic.js';
+import { lint, type LintResult } from '../src/engine/run.js';
+
+const EMOJI = '😀'; // a surrogate pair
+const CJK = '漢'; // three UTF-8 bytes
+const COMBINING = 'e\u0301'; // e + combining acute
+const FAMILY = '👩‍👩‍👧'; // ZWJ sequence
+const FLAG = '🇩🇪'; // regional indicators
+const NASTY = [EMOJI, CJK, COMBINING, FAMILY, FLAG, '\u00a0', '\u200b', '\ufeff'];
+/** the length limits of the rules (characters and bytes): name 64, excerpts 50, states 128 … */
+const CUTS = [20, 50, 64, 100, 128, 200, 500, 1024];
+
+/** `nasty` placed so that it straddles character/byte position `cut`. */
+function straddles(filler: string): string[] {
+  const out: string[] = [];
+  for (const cut of CUTS) {
+    for (const n of NASTY) {
+      out.push(filler.repeat(Math.max(0, cut - 1)) + n + filler.repeat(3));
+      out.push(filler.repeat(Math.max(0, cut - 2)) + n + n + filler);
+    }
+  }
+  return out;
+}
+
+function nastySkill(): string {
+  const desc = `${'d'.repeat(1023)}${EMOJI} Use when testing ${CJK}.`;
+  const lines = [
+    '\ufeff---',
+    'name: nasty-unicode',
+    `description: "${desc}"`,
+    `compatibility: "${'c'.repeat(499)}${EMOJI}${COMBINING}"`,
+    'allowed-tools: Read, Write',
+    'license: LICENSE 😀.md',
+    'metadata:',
+    `  ${EMOJI}.${CJK}: ${FAMILY}`,
+    '  x.y.z: 1',
+    `${EMOJI}: ${CJK}`,
+    '---',
+    `## Description ${EMOJI}`,
+    `A skill ${FAMILY} that writes docs; see [LOOP.md](LOOP.md) and [ref](ref%20${EMOJI}.md) and [deep](a/${CJK}/${EMOJI}.md).`,
+    ...straddles('a').map((s) => `- ${s}`),
+    ...straddles('`').map((s) => `${s}`),
+    ...straddles('*'),
+    ...straddles('\\'),
+    `Paths: ${EMOJI}C:\\Users\\${EMOJI}\\x.md and \`${CJK}\\${COMBINING}\\z.py\` /home/${EMOJI}/x [abs](/${EMOJI}/x) (/${CJK}`,
+    `span) dates: März 2024, March${EMOJI} 2024, ${EMOJI}March 2024${EMOJI}, mayo\u00a02024`,
+    '## Rules',
+    `1. ${EMOJI}Verify the ${CJK} output`,
+    `2. **${COMBINING}dit** 5 ways to ${FAMILY}`,
+    '3.',
+    '## State Model',
+    `States: \`in-dev\`, \`${EMOJI}-state\`, \`${CJK}${CJK}\`, \`${'s'.repeat(127)}${EMOJI}\`, \`\`.`,
+    `| a | b ${EMOJI} |`,
+    '|--|',
+    `| \\| | \`x\\|y\` | extra | cells | ${CJK}`,
+    '|',
+    `<div>html ${EMOJI} C:\\x <b>unclosed`,
+    `<!-- comment ${CJK}`,
+    `${'x'.repeat(100_000)}${EMOJI}${'y'.repeat(1000)}`,
+    `#${EMOJI} not a heading`,
+    `##`,
+    `## ${'h'.repeat(49)}${EMOJI}`,
+    'transition a → b',
+    `- [ ] ${EMOJI} task`,
+    `[^${EMOJI}]: footnote ${CJK}`,
+    `[${EMOJI}]: <${CJK} ${EMOJI}>`,
+    '    indented code C:\\x',
+    '```python',
+    'try:',
+    '    x = 12345',
+    'except:',
+    '    pass',
+    '```',
+    `\`\`\`${EMOJI}`,
+    `unclosed fence ${CJK} C:\\Users\\x transition a → b`,
+  ];
+  return lines.join('\r\n');
+}
+
+function nastyLoop(): string {
+  return [
+    '\ufeff## Entry Conditions',
+    `${EMOJI}`,
+    `## ${'u'.repeat(49)}${EMOJI}`,
+    `${'b'.repeat(49)}${EMOJI}${'b'.repeat(10)}`,
+    `${'b'.repeat(48)}${CJK}${CJK}`,
+    '## State Transition Rule',
+    `transition ${EMOJI} → ${CJK}`,
+    `transition in-dev → d${COMBINING}ne`,
+    `transition ${'s'.repeat(127)}${EMOJI} -> done`,
+    'transition a ->',
+    'transition → b',
+    `  trigger ${EMOJI}`,
+    `  halt ${EMOJI} after ${EMOJI} iterations`,
+    `  handoff ${EMOJI} to ${CJK}`,
+    `- transition x ---> y`,
+    `1. ${EMOJI}verify ${CJK}`,
+    `2. ${'v'.repeat(60)}${EMOJI}`,
+    '## Halt Conditions',
+    `halt stall after 10 iterations ${EMOJI}`,
+    `asphalt ${EMOJI} road`,
+    '## Handoff Target',
+    `handoff ${FAMILY} to ${FLAG}`,
+    '```',
+    'transition x → y',
+  ].join('\r\n');
+}
+
+function deepNesting(levels: number): string {
+  return [
+    '---',
+    'name: deep-nesting',
+    'description: Nests deeply. Use when testing loopkit.',
+    '---',
+    '## Description',
+    `${'> '.repeat(levels)}quoted ${EMOJI} C:\\Users\\x March 2024`,
+    '',
+    `${'- '.repeat(levels - 1000)}listed ${CJK} /home/ann/x`,
+    '',
+    `${'*'.repeat(levels)}emphasis${'*'.repeat(levels)}`,
+    '',
+    `${'['.repeat(levels)}link${'](x.md)'.repeat(levels)}`,
+    '',
+    ...Array.from({ length: 60 }, (_, i) => `${'  '.repeat(i)}- level ${i} ${EMOJI}`),
+    '',
+  ].join('\n');
+}
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'loopkit.js');
+
+const FILES: Record<string, string> = {
+  'README.md': `# Project ${EMOJI}\n\nSkills: \`nasty-unicode\`, \`writing-${EMOJI}\`, \`${'w'.repeat(63)}${EMOJI}ing\`\n`,
+  'skills/nasty-unicode/SKILL.md': nastySkill(),
+  'skills/nasty-unicode/LOOP.md': nastyLoop(),
+  [`skills/nasty-unicode/ref ${EMOJI}.md`]: [
+    `# Ref ${EMOJI}`,
+    ...Array.from({ length: 150 }, (_, i) => `line ${i} ${CJK} [next](deeper-${i}.md)`),
+  ].join('\r\n'),
+  [`skills/nasty-unicode/orphan-${EMOJI}.md`]: '',
+  'skills/nasty-unicode/scripts/run.py': `import requests\nprint("${EMOJI}")\n`,
+  'skills/nasty-unicode/scripts/empty.sh': '',
+  'skills/deep-nesting/SKILL.md': deepNesting(3000),
+  'skills/deep-nesting/LOOP.md': `## State Transition Rule\n${'> '.repeat(3000)}transition a → b\n`,
+  'skills/empty-file/SKILL.md': '',
+  'skills/empty-file/LOOP.md': '',
+  'skills/only-dashes/SKILL.md': '---',
+  'skills/only-dashes/LOOP.md': '---\n',
+  [`skills/${EMOJI}-${COMBINING}/SKILL.md`]: `---\nname: ${EMOJI}-${COMBINING}\ndescription:\n---\n`,
+};
+
+let root = '';
+let result: LintResult;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'loopkit-robustness-'));
+  for (const [rel, text] of Object.entries(FILES)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text, 'utf8');
+  }
+  result = lint({ root });
+}, 120_000);
+
+afterAll(() => {
+  if (root !== '') rmSync(root, { recursive: true, force: true });
+});
+
+/** Check one located place: the file exists, the line is one of its lines, the column on it. */
+function expectInside(file: string, line: number | null, column: number | null, what: string): void {
+  if (line === null) {
+    // a whole file or directory (possibly a missing one, e.g. loop-state-file-missing)
+    expect(column, `${what}: no column without a line`).toBeNull();
+    return;
+  }
+  const abs = join(root, file);
+  const st = statSync(abs, { throwIfNoEntry: false });
+  expect(st?.isFile(), `${what}: a line is only given inside an existing file`).toBe(true);
+  const text = readFileSync(abs, 'utf8');
+  expect(line, `${what}: line ≥ 1`).toBeGreaterThanOrEqual(1);
+  // editor lines: after a final line break an editor shows one more (empty) line
+  expect(line, `${what}: line exists`).toBeLessThanOrEqual(text.split('\n').length);
+  expect(column, `${what}: column ≥ 1`).not.toBeNull();
+  expect(column!, `${what}: column ≥ 1`).toBeGreaterThanOrEqual(1);
+  // UTF-16 columns; the line break itself (`\r` or `\n`) is the last place on a line
+  const lineText = text.split('\n')[line - 1] ?? '';
+  expect(column!, `${what}: column within the line`).toBeLessThanOrEqual(lineText.length + 1);
+}
+
+describe('robustness: all rules on hostile markdown', () => {
+  it('loads every skill', () => {
+    expect(result.project.skills.map((s) => s.dirName).sort()).toEqual(
+      [`${EMOJI}-${COMBINING}`, 'deep-nesting', 'empty-file', 'nasty-unicode', 'only-dashes'].sort(),
+    );
+  });
+
+  it('no rule crashes', () => {
+    const crashes = result.diagnostics.filter((d) => d.code === 'internal-error').map((d) => d.message);
+    expect(crashes).toEqual([]);
+  });
+
+  it('reports something (the project really is checked)', () => {
+    const codes = new Set(result.diagnostics.map((d) => d.code));
+    for (const code of ['skill-windows-path', 'skill-absolute-path', 'skill-time-sensitive', 'skill-deep-reference', 'skill-ref-missing-toc', 'skill-orphan-reference']) {
+      expect(codes.has(code), code).toBe(true);
+    }
+  });
+
+  it('every located diagnostic points inside its file', () => {
+    for (const d of result.diagnostics as Diagnostic[]) {
+      const what = `${d.code} ${d.file}:${d.line}:${d.column}`;
+      expectInside(d.file, d.line, d.column, what);
+      for (const r of d.related ?? []) expectInside(r.file, r.line, r.column, `${what} related`);
+    }
+  });
+
+  it('the CLI survives nesting that overflows a main-thread stack', () => {
+    const deep = 'skills/very-deep/SKILL.md';
+    mkdirSync(dirname(join(root, deep)), { recursive: true });
+    writeFileSync(join(root, deep), `---\nname: very-deep\ndescription: Nests. Use when testing.\n---\n${'>'.repeat(12_000)} x\n`, 'utf8');
+    const r = spawnSync(process.execPath, [BIN, root, '--format', 'json'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/mu);
+    expect(r.status, r.stderr).toBeLessThanOrEqual(1);
+    const report = JSON.parse(r.stdout) as { diagnostics: { code: string }[] };
+    expect(report.diagnostics.filter((d) => d.code === 'internal-error')).toEqual([]);
+  }, 120_000);
+});

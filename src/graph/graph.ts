@@ -67,10 +67,10 @@ export function hasEdge(g: StateGraph, from: string, to: string): boolean {
   return (g.out.get(from) ?? []).some((e) => e.to === to);
 }
 
-/** States reachable from `start` (including it). */
-export function reachableFrom(g: StateGraph, start: string): Set<string> {
-  const seen = new Set([start]);
-  const queue = [start];
+/** States reachable from `start` — one state or several (the starts included). */
+export function reachableFrom(g: StateGraph, start: string | readonly string[]): Set<string> {
+  const queue = typeof start === 'string' ? [start] : [...start];
+  const seen = new Set(queue);
   while (queue.length > 0) {
     const s = queue.shift()!;
     for (const e of g.out.get(s) ?? []) {

@@ -1,5 +1,5 @@
+import { reachableFrom } from '../graph/graph.js';
 import { defineRule } from '../engine/rule.js';
-import { reachableFromAny } from '../util/reach.js';
 import { selfLoopOnlyStates } from '../util/self-loops.js';
 
 /** Self-loop-only states that no entry point reaches (the reachable ones are sim-self-loop-only). */
@@ -19,7 +19,7 @@ export default defineRule({
     },
   },
   check({ graph, report }) {
-    const reachable = reachableFromAny(graph, graph.entryPoints);
+    const reachable = reachableFrom(graph, graph.entryPoints);
     for (const { state, edge } of selfLoopOnlyStates(graph)) {
       if (reachable.has(state)) continue;
       report({

@@ -1,5 +1,5 @@
+import { reachableFrom } from '../graph/graph.js';
 import { defineRule } from '../engine/rule.js';
-import { reachableFromAny } from '../util/reach.js';
 import { selfLoopOnlyStates } from '../util/self-loops.js';
 
 /** Self-loop-only states that an entry point reaches: a run that gets there never moves on. */
@@ -19,7 +19,7 @@ export default defineRule({
     },
   },
   check({ graph, report }) {
-    const reachable = reachableFromAny(graph, graph.entryPoints);
+    const reachable = reachableFrom(graph, graph.entryPoints);
     for (const { state, edge } of selfLoopOnlyStates(graph)) {
       if (!reachable.has(state)) continue;
       report({

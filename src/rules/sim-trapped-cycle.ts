@@ -1,6 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { canReachTerminal, type Edge, type StateGraph } from '../graph/graph.js';
-import { reachableFromAny } from '../util/reach.js';
+import { canReachTerminal, reachableFrom, type Edge, type StateGraph } from '../graph/graph.js';
 import { edgeLabel } from '../util/state-mention.js';
 
 /** Split `states` (graph order) into groups connected by transitions in either direction. */
@@ -53,7 +52,7 @@ export default defineRule({
   check({ graph, report }) {
     const finishes = canReachTerminal(graph);
     const starts = graph.entryPoints.filter((e) => finishes.has(e));
-    const reachable = reachableFromAny(graph, starts);
+    const reachable = reachableFrom(graph, starts);
     const trapped = graph.states.filter((s) => reachable.has(s) && !finishes.has(s));
     for (const region of regions(graph, trapped)) {
       // a lone trapped state only loops on itself: sim-self-loop-only reports it

@@ -144,3 +144,15 @@ describe('skill loading', () => {
     expect(skill!.frontmatter?.data.name).toBe('running-d');
   });
 });
+
+describe('did you mean', async () => {
+  const { closest } = await import('../src/util/closest.js');
+  it('suggests likely typos and inflections, never a different word', () => {
+    expect(closest('max_iteration', ['skills_dir', 'max_iterations'])).toBe('max_iterations');
+    expect(closest('stalled', ['stall', 'budget'])).toBe('stall');
+    expect(closest('Stal', ['stall'])).toBe('stall');
+    expect(closest('write', ['wait', 'call'])).toBeUndefined();
+    expect(closest('stall', ['stall'])).toBeUndefined();
+    expect(closest('deskcheck_entry_form', ['deskcheck_entry_from'])).toBe('deskcheck_entry_from');
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * "Did you mean" support: the candidate a word is most likely a typo of. A suggestion must be a
- * likely typo — one edit for words shorter than 8 characters, two up to 15, three beyond — so a
- * different word (`write` vs `wait`) is never "corrected".
+ * likely typo — one edit for words shorter than 8 characters, two up to 15, three beyond — or an
+ * inflected form of the candidate (`stalled` → `stall`), so a different word (`write` vs `wait`) is
+ * never "corrected".
  */
 
 export function editDistance(a: string, b: string): number {
@@ -34,7 +35,14 @@ export function closest(word: string, candidates: readonly string[]): string | u
       best = c;
     }
   }
-  return bestD <= limit ? best : undefined;
+  if (bestD <= limit) return best;
+  // an inflected form of a candidate (`stalled` for `stall`, `verifying` for `verify`)
+  let stem: string | undefined;
+  for (const c of candidates) {
+    const lc = c.toLowerCase();
+    if (lc !== w && lc.length >= 4 && w.startsWith(lc) && w.length - lc.length <= 3 && (!stem || lc.length > stem.length)) stem = c;
+  }
+  return stem;
 }
 
 /** `; did you mean <x>?` (x quoted with `quote`) when `word` looks like a typo of a candidate, else ''. */

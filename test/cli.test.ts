@@ -297,6 +297,20 @@ describe('output', () => {
   });
 });
 
+describe('suppression comments', () => {
+  it('silence exactly the named codes on the named lines, and are counted', () => {
+    const r = run(['fixtures/projects/suppressions', '--no-color']);
+    const problems = r.stdout.split('\n').filter((l) => /: (error|warning|info): /.test(l));
+    expect(problems).toEqual([
+      "fixtures/projects/suppressions/skills/running-a/LOOP.md:15:4: warning: Non-standard verb 'Polish' in LOOP.md for `running-a` at line 15  [loop-nonstandard-verb]",
+      "fixtures/projects/suppressions/skills/running-a/LOOP.md:28:6: warning: Unknown halt reason 'stalled' in LOOP.md for `running-a` at line 28; did you mean 'stall'?  [loop-unknown-halt]",
+    ]);
+    expect(r.stdout).toContain('(3 suppressed)');
+    const doc = JSON.parse(run(['fixtures/projects/suppressions', '--json']).stdout) as { summary: { suppressed: number } };
+    expect(doc.summary.suppressed).toBe(3);
+  });
+});
+
 describe('real skills', () => {
   it.skipIf(!existsSync(CORPUS))('superpowers corpus (no LOOP.md): no crash, reports the missing sections', () => {
     const r = run([CORPUS, '--json']);

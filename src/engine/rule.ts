@@ -71,6 +71,8 @@ export interface RuleContext<M extends string = string> {
   readonly project: Project;
   readonly graph: StateGraph;
   readonly config: Config;
+  /** every code and alias loopkit knows (for rules that check code names written by users) */
+  readonly knownCodes: ReadonlySet<string>;
   report(input: ReportInput<M>): void;
 }
 

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { Config, SeveritySetting } from '../config/schema.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
+import { markdownFiles } from '../model/files.js';
 import type { Project } from '../model/types.js';
 import { isDirectory } from '../parse/fs.js';
 import { loadProject, ProjectError } from '../parse/project.js';
@@ -14,6 +15,7 @@ import { closest } from '../util/closest.js';
 import { exists } from '../parse/fs.js';
 import { compareDiagnostics, interpolate, type Diagnostic, type Severity } from './diagnostic.js';
 import type { Rule } from './rule.js';
+import { isSuppressed, suppressedRanges, type SuppressedRange } from './suppress.js';
 
 export interface LintOptions {
   /** the project root as the user typed it */
@@ -34,6 +36,8 @@ export interface LintResult {
   project: Project;
   graph: StateGraph;
   diagnostics: Diagnostic[];
+  /** diagnostics silenced by inline suppression comments */
+  suppressed: number;
   verifications: number;
   errors: number;
   warnings: number;
@@ -86,11 +90,11 @@ export function lint(options: LintOptions): LintResult {
 
   let selected: readonly Rule[] = rules;
   if (options.only && options.only.length > 0) {
-    const index = ruleIndex();
+    const byName = ruleIndex();
     selected = options.only.map((name) => {
-      const r = index.get(name);
+      const r = byName.get(name);
       if (!r) {
-        const guess = closest(name, [...index.keys()]);
+        const guess = closest(name, [...byName.keys()]);
         throw new UsageError(`unknown rule '${name}'${guess ? `; did you mean '${guess}'?` : ''}`);
       }
       return r;
@@ -103,9 +107,13 @@ export function lint(options: LintOptions): LintResult {
   const project = loadProject(root, options.root, loaded);
   const graph = buildGraph(project);
 
+  const index = ruleIndex();
+  const knownCodes = new Set(index.keys());
+  const suppressions = suppressionsByFile(project, index);
   const diagnostics: Diagnostic[] = [];
   const ruleStats: RuleStat[] = [];
   let verifications = 0;
+  let suppressed = 0;
   for (const rule of selected) {
     const severity = overrides.get(rule) ?? rule.meta.defaultSeverity;
     if (severity === 'off') continue;
@@ -118,6 +126,7 @@ export function lint(options: LintOptions): LintResult {
         project,
         graph,
         config: project.config,
+        knownCodes,
         report(input) {
           const tpl = rule.meta.messages[input.messageId];
           if (!tpl) throw new Error(`rule ${rule.meta.code} reported unknown messageId '${input.messageId}'`);
@@ -151,11 +160,15 @@ export function lint(options: LintOptions): LintResult {
       });
     }
     for (const d of emitted) {
+      if (isSuppressed(d, suppressions)) {
+        suppressed++;
+        continue;
+      }
+      diagnostics.push(d);
       if (d.severity === 'error') stat.errors++;
       else if (d.severity === 'warning') stat.warnings++;
       else stat.info++;
     }
-    diagnostics.push(...emitted);
   }
   diagnostics.sort(compareDiagnostics);
   const count = (s: Severity) => diagnostics.filter((d) => d.severity === s).length;
@@ -163,12 +176,23 @@ export function lint(options: LintOptions): LintResult {
     project,
     graph,
     diagnostics,
+    suppressed,
     verifications,
     errors: count('error'),
     warnings: count('warning'),
     info: count('info'),
     ruleStats,
   };
+}
+
+/** Every parsed file's suppressed line ranges, by file, with code aliases resolved to codes. */
+function suppressionsByFile(project: Project, index: Map<string, Rule>): Map<string, SuppressedRange[]> {
+  const out = new Map<string, SuppressedRange[]>();
+  for (const f of markdownFiles(project)) {
+    if (!f.suppressions?.length) continue;
+    out.set(f.path, suppressedRanges(f.suppressions, f.lineStarts.length, (c) => index.get(c)?.meta.code ?? c));
+  }
+  return out;
 }
 
 /** A bad command line (exit 2). */

@@ -15,6 +15,22 @@ export interface Position {
   endColumn?: number | null;
 }
 
+/**
+ * An inline suppression comment: `<!-- loopkit-disable-next-line code, code -- reason -->` (also
+ * `loopkit-disable-line`, and `loopkit-disable` … `loopkit-enable` ranges); in frontmatter, the same
+ * words in a YAML comment (`# loopkit-disable-next-line code`).
+ */
+export interface SuppressionComment {
+  verb: 'disable-next-line' | 'disable-line' | 'disable' | 'enable';
+  /** the codes as written; empty = every code */
+  codes: readonly string[];
+  /** first and last line of the comment (1-based) */
+  line: number;
+  endLine: number;
+  column: number;
+  reason: string;
+}
+
 /** A file read and parsed once. */
 export interface SourceFile {
   /** project-relative path with `/` separators */
@@ -24,6 +40,8 @@ export interface SourceFile {
   lineStarts: readonly number[];
   /** the mdast tree; present for markdown files */
   root?: Root;
+  /** inline suppression comments (markdown files), in document order */
+  suppressions?: readonly SuppressionComment[];
 }
 
 /** A frontmatter key with the place where it is written. */

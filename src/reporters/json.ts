@@ -34,6 +34,7 @@ export function jsonReport(result: LintResult): string {
       warnings: result.warnings,
       info: result.info,
       verifications: result.verifications,
+      suppressed: result.suppressed,
     },
     version: VERSION,
     root,

@@ -42,8 +42,9 @@ export function textReport(result: LintResult, options: ReportOptions): string {
     result.warnings > 0 ? c.yellow(plural(result.warnings, 'warning')) : plural(result.warnings, 'warning'),
     result.info > 0 ? c.blue(`${result.info} info`) : `${result.info} info`,
   ].join(', ');
+  const suppressed = result.suppressed > 0 ? c.dim(` (${result.suppressed} suppressed)`) : '';
   out.push(
-    `${status}  ${counts}  ${c.dim('·')}  ${plural(result.project.skills.length, 'skill')}, ${plural(result.verifications, 'verification')}`,
+    `${status}  ${counts}${suppressed}  ${c.dim('·')}  ${plural(result.project.skills.length, 'skill')}, ${plural(result.verifications, 'verification')}`,
   );
   return `${out.join('\n')}\n`;
 }

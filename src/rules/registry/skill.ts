@@ -1,6 +1,7 @@
 /** Rules of the "skill" group (see src/rules/index.ts). */
 import type { Rule } from '../../engine/rule.js';
 import configUnknownKey from '../config-unknown-key.js';
+import suppressionUnknownCode from '../suppression-unknown-code.js';
 import loopMissingForTransitionSkill from '../loop-missing-for-transition-skill.js';
 import loopNotReferencedInSkill from '../loop-not-referenced-in-skill.js';
 import skillDuplicateName from '../skill-duplicate-name.js';
@@ -22,6 +23,7 @@ import stateUndeclaredInSkill from '../state-undeclared-in-skill.js';
 import stateUndefinedInGraph from '../state-undefined-in-graph.js';
 
 export const skillRules: Rule[] = [
+  suppressionUnknownCode,
   configUnknownKey,
   loopMissingForTransitionSkill,
   loopNotReferencedInSkill,

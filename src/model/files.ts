@@ -1,0 +1,21 @@
+/** Every parsed markdown file of a project, each once, in a stable order. */
+import type { Project, SourceFile } from './types.js';
+
+export function markdownFiles(project: Project): SourceFile[] {
+  const seen = new Set<string>();
+  const out: SourceFile[] = [];
+  const add = (f: SourceFile | null | undefined) => {
+    if (f && !seen.has(f.path)) {
+      seen.add(f.path);
+      out.push(f);
+    }
+  };
+  for (const s of project.skills) {
+    add(s.skillFile);
+    add(s.loop?.file);
+    add(s.legacyHandoffs?.file);
+    for (const r of s.references.values()) add(r.file);
+  }
+  add(project.readme);
+  return out;
+}

@@ -10,6 +10,7 @@ import { lint, UsageError, type LintResult } from './engine/run.js';
 import { ProjectError } from './parse/project.js';
 import { githubReport } from './reporters/github.js';
 import { jsonReport } from './reporters/json.js';
+import { sarifReport } from './reporters/sarif.js';
 import { displayPath } from './reporters/paths.js';
 import { textReport } from './reporters/text.js';
 import { VERSION } from './version.js';
@@ -24,7 +25,7 @@ export interface CliIo {
 
 interface CheckOptions {
   json?: boolean;
-  format?: 'text' | 'json' | 'github';
+  format?: 'text' | 'json' | 'github' | 'sarif';
   verbose?: boolean;
   color?: boolean;
   rule?: string[];
@@ -102,6 +103,7 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   const color = colorEnabled(opts.color, io.env, io.isTTY);
   if (format === 'json') io.stdout(jsonReport(result));
   else if (format === 'github') io.stdout(githubReport(result));
+  else if (format === 'sarif') io.stdout(sarifReport(result));
   else io.stdout(textReport(result, { color }));
   if (result.errors > 0) return 1;
   if (maxWarnings !== undefined && result.warnings > maxWarnings) {
@@ -115,7 +117,7 @@ function addCheckOptions(cmd: Command): Command {
   return cmd
     .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
     .option('--json', 'print the JSON report (same as --format json)')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github']))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
     .option('-v, --verbose', 'print per-rule diagnostic counts on stderr')
     .option('--color', 'force coloured output')
     .option('--no-color', 'disable coloured output (also NO_COLOR=1)')

@@ -254,6 +254,40 @@ describe('output', () => {
     expect(r.stdout).toMatch(/^::(error|warning|notice) file=fixtures\/projects\/with-errors\/[^,]+(,line=\d+,col=\d+)?,title=loopkit [a-z0-9-]+::/m);
   });
 
+  it('--format sarif is SARIF 2.1.0 with rules, regions and the witness path as a code flow', () => {
+    const r = run(['fixtures/projects/with-errors', '--format', 'sarif']);
+    expect(r.status).toBe(1);
+    const doc = JSON.parse(r.stdout) as {
+      version: string;
+      runs: {
+        tool: { driver: { name: string; rules: { id: string }[] } };
+        results: { ruleId: string; ruleIndex?: number; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn: number } } }[] }[];
+      }[];
+    };
+    expect(doc.version).toBe('2.1.0');
+    const run0 = doc.runs[0]!;
+    expect(run0.tool.driver.name).toBe('loopkit');
+    const json = JSON.parse(run(['fixtures/projects/with-errors', '--json']).stdout) as { diagnostics: { code: string; location: { path: string; line: number | null } }[] };
+    expect(run0.results.map((x) => x.ruleId)).toEqual(json.diagnostics.map((d) => d.code));
+    for (const res of run0.results) {
+      expect(run0.tool.driver.rules[res.ruleIndex!]!.id).toBe(res.ruleId);
+      expect(['error', 'warning', 'note']).toContain(res.level);
+      expect(res.locations[0]!.physicalLocation.artifactLocation.uri.startsWith('fixtures/projects/with-errors/')).toBe(true);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-cli-'));
+    temps.push(dir);
+    mkdirSync(join(dir, 'skills', 'running-a'), { recursive: true });
+    writeFileSync(join(dir, '.loopkit.yaml'), 'max_iterations: 1\nloop_state_files: []\n');
+    writeFileSync(join(dir, 'skills', 'running-a', 'SKILL.md'), '---\nname: running-a\n---\n');
+    writeFileSync(join(dir, 'skills', 'running-a', 'LOOP.md'), 'transition in-a → in-b\ntransition in-b → in-c\n');
+    const flow = JSON.parse(run([dir, '--format', 'sarif', '--rule', 'sim-unreachable-terminal']).stdout) as {
+      runs: { results: { codeFlows: { threadFlows: { locations: { location: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } } }[] }[] }[] }[] }[];
+    };
+    const steps = flow.runs[0]!.results[0]!.codeFlows[0]!.threadFlows[0]!.locations;
+    expect(steps.map((l) => l.location.physicalLocation.region.startLine)).toEqual([1, 2]);
+    expect(steps[0]!.location.physicalLocation.artifactLocation.uri).toMatch(/^file:\/\/\/.*\/skills\/running-a\/LOOP\.md$/);
+  });
+
   it('--verbose writes per-rule counts to stderr only', () => {
     const quiet = run(['fixtures/projects/clean']);
     const loud = run(['fixtures/projects/clean', '--verbose']);

@@ -14,7 +14,7 @@ import { rules } from '../rules/index.js';
 import { closest } from '../util/closest.js';
 import { exists } from '../parse/fs.js';
 import { compareDiagnostics, interpolate, type Diagnostic, type Severity } from './diagnostic.js';
-import type { Rule } from './rule.js';
+import type { Rule, RuleMeta } from './rule.js';
 import { isSuppressed, suppressedRanges, type SuppressedRange } from './suppress.js';
 
 export interface LintOptions {
@@ -44,6 +44,8 @@ export interface LintResult {
   info: number;
   /** per enabled rule, in registry order */
   ruleStats: RuleStat[];
+  /** metadata of the rules that ran, in registry order */
+  rules: RuleMeta[];
 }
 
 /** code or alias → rule */
@@ -112,6 +114,7 @@ export function lint(options: LintOptions): LintResult {
   const suppressions = suppressionsByFile(project, index);
   const diagnostics: Diagnostic[] = [];
   const ruleStats: RuleStat[] = [];
+  const ran: RuleMeta[] = [];
   let verifications = 0;
   let suppressed = 0;
   for (const rule of selected) {
@@ -120,6 +123,7 @@ export function lint(options: LintOptions): LintResult {
     verifications += rule.meta.scope === 'project' ? 1 : project.skills.length;
     const stat: RuleStat = { code: rule.meta.code, category: rule.meta.category, errors: 0, warnings: 0, info: 0 };
     ruleStats.push(stat);
+    ran.push(rule.meta);
     const emitted: Diagnostic[] = [];
     try {
       rule.check({
@@ -182,6 +186,7 @@ export function lint(options: LintOptions): LintResult {
     warnings: count('warning'),
     info: count('info'),
     ruleStats,
+    rules: ran,
   };
 }
 

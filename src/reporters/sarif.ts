@@ -1,0 +1,75 @@
+/**
+ * SARIF 2.1.0 for code scanning: one run, the rules that ran as `tool.driver.rules`, one result per
+ * diagnostic with its region, related places as `relatedLocations`, and a simulation witness path
+ * (the transitions of an over-budget or trapped run) as a `codeFlow`.
+ */
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Diagnostic, Related } from '../engine/diagnostic.js';
+import type { LintResult } from '../engine/run.js';
+import { VERSION } from '../version.js';
+import { displayPath } from './paths.js';
+
+const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/** A SARIF artifact URI: relative paths stay relative (percent-encoded), absolute ones become file: URIs. */
+function uri(path: string): string {
+  return isAbsolute(path) ? pathToFileURL(path).href : encodeURI(path);
+}
+
+function location(root: string, p: { file: string; line: number | null; column: number | null }, message?: string) {
+  const physicalLocation: Record<string, unknown> = { artifactLocation: { uri: uri(displayPath(root, p.file)) } };
+  if (p.line !== null) physicalLocation.region = { startLine: p.line, startColumn: p.column ?? 1 };
+  return message === undefined ? { physicalLocation } : { physicalLocation, message: { text: message } };
+}
+
+function sarifResult(root: string, d: Diagnostic, ruleIndex: number | undefined, simulation: boolean) {
+  const related: Related[] = d.related ?? [];
+  const out: Record<string, unknown> = {
+    ruleId: d.code,
+    ...(ruleIndex === undefined ? {} : { ruleIndex }),
+    level: LEVEL[d.severity],
+    message: { text: d.help ? `${d.message}\n${d.help}` : d.message },
+    locations: [location(root, d)],
+  };
+  if (related.length > 0) {
+    out.relatedLocations = related.map((r, id) => ({ id, ...location(root, r, r.message) }));
+    if (simulation) {
+      out.codeFlows = [{ threadFlows: [{ locations: related.map((r) => ({ location: location(root, r, r.message) })) }] }];
+    }
+  }
+  return out;
+}
+
+export function sarifReport(lint: LintResult): string {
+  const root = lint.project.displayRoot;
+  const index = new Map(lint.rules.map((r, i) => [r.code, i]));
+  const doc = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'loopkit',
+            version: VERSION,
+            semanticVersion: VERSION,
+            rules: lint.rules.map((r) => ({
+              id: r.code,
+              name: r.code,
+              shortDescription: { text: r.description },
+              defaultConfiguration: { level: LEVEL[r.defaultSeverity] },
+              helpUri: `docs/rules/${r.code}.md`,
+              properties: { tags: [r.category] },
+            })),
+          },
+        },
+        results: lint.diagnostics.map((d) => {
+          const i = index.get(d.code);
+          return sarifResult(root, d, i, i !== undefined && lint.rules[i]!.category === 'simulation');
+        }),
+      },
+    ],
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

@@ -6,9 +6,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE, ConfigError } from './config/load.js';
-import { lint, UsageError, type LintResult } from './engine/run.js';
+import { lint, loadModel, UsageError, type LintResult } from './engine/run.js';
 import { ProjectError } from './parse/project.js';
 import { githubReport } from './reporters/github.js';
+import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { jsonReport } from './reporters/json.js';
 import { sarifReport } from './reporters/sarif.js';
 import { displayPath } from './reporters/paths.js';
@@ -94,10 +95,7 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   try {
     result = lint({ root, only: rulesOnly });
   } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    const shown = e.message.split('\n').map((l) => `  ${displayPath(root, l)}`);
-    io.stderr(`loopkit: invalid configuration\n${shown.join('\n')}\n`);
-    return 2;
+    return configFailure(e, root, io);
   }
   if (opts.verbose) io.stderr(verboseReport(result));
   const color = colorEnabled(opts.color, io.env, io.isTTY);
@@ -110,6 +108,26 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
     io.stderr(`loopkit: ${result.warnings} warnings exceed --max-warnings ${maxWarnings}\n`);
     return 1;
   }
+  return 0;
+}
+
+/** A broken .loopkit.yaml: every issue as `path/.loopkit.yaml:line:col: field: …` on stderr, exit 2. */
+function configFailure(e: unknown, root: string, io: CliIo): number {
+  if (!(e instanceof ConfigError)) throw e;
+  const shown = e.message.split('\n').map((l) => `  ${displayPath(root, l)}`);
+  io.stderr(`loopkit: invalid configuration\n${shown.join('\n')}\n`);
+  return 2;
+}
+
+async function runGraph(paths: string[], opts: { format: 'mermaid' | 'dot' | 'json' }, io: CliIo): Promise<number> {
+  const root = projectRoot(paths, process.cwd());
+  let graph;
+  try {
+    graph = loadModel(root).graph;
+  } catch (e) {
+    return configFailure(e, root, io);
+  }
+  io.stdout(opts.format === 'dot' ? dotGraph(graph) : opts.format === 'json' ? jsonGraph(graph) : mermaidGraph(graph));
   return 0;
 }
 
@@ -147,11 +165,22 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .action(async (paths: string[], opts: CheckOptions) => {
       exitCode = await runCheck(paths, opts, io);
     });
-  check.configureOutput({
-    writeOut: (s) => io.stdout(s),
-    writeErr: (s) => io.stderr(s),
-    outputError: (s, write) => write(s.startsWith('error:') ? `loopkit: ${s}` : s),
-  });
+  const graph = program
+    .command('graph')
+    .description('print the combined state machine of all skills as a diagram')
+    .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
+    .addOption(new Option('-f, --format <format>', 'diagram format').choices(['mermaid', 'dot', 'json']).default('mermaid'))
+    .exitOverride()
+    .action(async (paths: string[], opts: { format: 'mermaid' | 'dot' | 'json' }) => {
+      exitCode = await runGraph(paths, opts, io);
+    });
+  for (const cmd of [check, graph]) {
+    cmd.configureOutput({
+      writeOut: (s) => io.stdout(s),
+      writeErr: (s) => io.stderr(s),
+      outputError: (s, write) => write(s.startsWith('error:') ? `loopkit: ${s}` : s),
+    });
+  }
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -331,6 +331,42 @@ describe('output', () => {
   });
 });
 
+describe('loopkit graph', () => {
+  it('prints the combined state machine as Mermaid (default), DOT or JSON', () => {
+    const m = run(['graph', 'fixtures/projects/clean']);
+    expect(m.status).toBe(0);
+    expect(m.stdout).toBe(
+      [
+        'stateDiagram-v2',
+        '  state "in-dev" as s_in_dev',
+        '  state "done" as s_done',
+        '  [*] --> s_in_dev',
+        '  s_in_dev --> s_done',
+        '  s_done --> [*]',
+        '',
+      ].join('\n'),
+    );
+    const dot = run(['graph', 'fixtures/projects/clean', '--format', 'dot']);
+    expect(dot.stdout).toContain('"in-dev" -> "done" [tooltip="running-a: skills/running-a/LOOP.md:21"];');
+    expect(dot.stdout).toContain('"done" [shape=doublecircle];');
+    const json = JSON.parse(run(['graph', 'examples/loop', '--format', 'json']).stdout) as {
+      entryPoints: string[];
+      terminals: string[];
+      transitions: { from: string; to: string; halt?: { reason: string; after: number } }[];
+    };
+    expect(json.entryPoints).toEqual(['loop-scoring']);
+    expect(json.terminals).toEqual(['halted-human-gate', 'done', 'halted-stall', 'halted-budget']);
+    expect(json.transitions.find((t) => t.to === 'halted-stall')?.halt).toEqual({ reason: 'stall', after: 5 });
+  });
+
+  it('exit 2 for a missing path or a broken config', () => {
+    expect(run(['graph', 'no/such/dir']).status).toBe(2);
+    const r = run(['graph', 'fixtures/projects/bad-type']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('max_iterations');
+  });
+});
+
 describe('suppression comments', () => {
   it('silence exactly the named codes on the named lines, and are counted', () => {
     const r = run(['fixtures/projects/suppressions', '--no-color']);

@@ -3,7 +3,7 @@
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig } from '../config/load.js';
+import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
 import type { Config, SeveritySetting } from '../config/schema.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
@@ -85,11 +85,23 @@ function normaliseSetting(s: SeveritySetting): Severity | 'off' {
   return s === 'warn' ? 'warning' : s;
 }
 
-export function lint(options: LintOptions): LintResult {
-  const root = resolve(options.root);
-  if (!exists(root)) throw new ProjectError(`path not found: ${options.root}`);
-  if (!isDirectory(root)) throw new ProjectError(`not a directory: ${options.root} (loopkit checks a project directory)`);
+export interface Model {
+  loaded: LoadedConfig;
+  project: Project;
+  graph: StateGraph;
+}
 
+/** Read a project (the root as the user typed it) into the contract model and its graph. */
+export function loadModel(rootAsTyped: string): Model {
+  const root = resolve(rootAsTyped);
+  if (!exists(root)) throw new ProjectError(`path not found: ${rootAsTyped}`);
+  if (!isDirectory(root)) throw new ProjectError(`not a directory: ${rootAsTyped} (loopkit checks a project directory)`);
+  const loaded = loadConfig(root);
+  const project = loadProject(root, rootAsTyped, loaded);
+  return { loaded, project, graph: buildGraph(project) };
+}
+
+export function lint(options: LintOptions): LintResult {
   let selected: readonly Rule[] = rules;
   if (options.only && options.only.length > 0) {
     const byName = ruleIndex();
@@ -104,10 +116,8 @@ export function lint(options: LintOptions): LintResult {
     selected = rules.filter((r) => selected.includes(r));
   }
 
-  const loaded = loadConfig(root);
+  const { loaded, project, graph } = loadModel(options.root);
   const overrides = resolveSeverities(loaded.config, loaded.file, loaded.positions);
-  const project = loadProject(root, options.root, loaded);
-  const graph = buildGraph(project);
 
   const index = ruleIndex();
   const knownCodes = new Set(index.keys());

@@ -21,6 +21,7 @@ import type {
   Transition,
 } from '../model/types.js';
 import { splitLines } from '../util/text.js';
+import { sectionAtLine } from './sections.js';
 
 /** Fence languages whose lines are still read as DSL. */
 const DSL_FENCES = new Set(['', 'loop', 'text', 'txt', 'plain', 'plaintext', 'dsl', 'markdown', 'md']);
@@ -63,14 +64,6 @@ function skippedLines(root: Root | undefined): Set<number> {
   return skip;
 }
 
-function sectionTitleAt(sections: readonly Section[], line: number): string {
-  let title = '';
-  for (const s of sections) {
-    if (s.line <= line) title = line <= s.endLine ? s.title : '';
-  }
-  return title;
-}
-
 /** Parse every DSL line of a LOOP.md (sections = its H2 sections). */
 export function parseDsl(file: SourceFile, sections: readonly Section[]): DslResult {
   const lines = splitLines(file.text);
@@ -85,7 +78,7 @@ export function parseDsl(file: SourceFile, sections: readonly Section[]): DslRes
     const lineNo = i + 1;
     if (skip.has(lineNo)) continue;
     const rawLine = lines[i]!;
-    const section = sectionTitleAt(sections, lineNo);
+    const section = sectionAtLine(sections, lineNo)?.title ?? '';
     if (open && open.section !== section) open = null;
 
     scanMentions(rawLine, lineNo, halts, handoffs);

@@ -4,7 +4,7 @@ import { toString } from 'mdast-util-to-string';
 import type { LoopContract, Section, SourceFile, StepVerb } from '../model/types.js';
 import { visit } from '../util/visit.js';
 import { parseDsl } from './dsl.js';
-import { sectionsAt } from './sections.js';
+import { sectionAtLine, sectionsAt } from './sections.js';
 
 const WORD = /^[\p{L}\p{M}\p{Nd}_]+(?:-[\p{L}\p{M}\p{Nd}_]+)*/u;
 
@@ -38,9 +38,7 @@ export function stepVerbs(file: SourceFile, sections: readonly Section[]): StepV
           column = inner.position.start.column;
         }
       }
-      let section = '';
-      for (const s of sections) if (s.line <= line && line <= s.endLine) section = s.title;
-      out.push({ word: m[0], line, column, section });
+      out.push({ word: m[0], line, column, section: sectionAtLine(sections, line)?.title ?? '' });
     }
   });
   out.sort((a, b) => a.line - b.line || a.column - b.column);

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { firstMention } from '../graph/graph.js';
+import { firstMentionPlace } from '../util/state-mention.js';
 import { stateNameProblem } from '../util/naming.js';
 
 export default defineRule({
@@ -22,13 +22,13 @@ export default defineRule({
     for (const state of graph.states) {
       const problem = stateNameProblem(state, enforced);
       if (problem === null) continue;
-      const mention = firstMention(graph, state);
-      if (!mention) continue;
-      const { edge, asTarget } = mention;
+      const place = firstMentionPlace(graph, state);
+      if (!place) continue;
+      const { edge, ...at } = place;
       report({
         messageId: 'invalid',
         data: { state, problem },
-        at: { file: edge.file, line: edge.line, column: asTarget ? edge.toColumn : edge.fromColumn },
+        at,
         skill: edge.skill,
       });
     }

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { firstMention } from '../graph/graph.js';
+import { firstMentionPlace } from '../util/state-mention.js';
 
 export default defineRule({
   meta: {
@@ -21,13 +21,13 @@ export default defineRule({
     const aliases = config.state_model_aliases.join(', ');
     for (const state of graph.states) {
       if (declared.has(state)) continue;
-      const mention = firstMention(graph, state);
-      if (!mention) continue;
-      const { edge, asTarget } = mention;
+      const place = firstMentionPlace(graph, state);
+      if (!place) continue;
+      const { edge, ...at } = place;
       report({
         messageId: 'undeclared',
         data: { state, aliases },
-        at: { file: edge.file, line: edge.line, column: asTarget ? edge.toColumn : edge.fromColumn },
+        at,
         skill: edge.skill,
       });
     }

@@ -394,6 +394,14 @@ describe('real skills', () => {
     expect(codes).not.toContain('internal-error');
   });
 
+  it('the two real loops of the source documents, written as contracts, verify clean', () => {
+    for (const example of ['examples/loop-controller', 'examples/loop']) {
+      const r = run([example, '--no-color']);
+      expect(r.stdout, example).toMatch(/^PASS {2}0 errors, 0 warnings, 0 info/m);
+      expect(r.status).toBe(0);
+    }
+  });
+
   it('seed skills (loop-controller, start): no crash', () => {
     const r = run(['fixtures/projects/seed-skills', '--json']);
     expect([0, 1]).toContain(r.status);

@@ -58,8 +58,12 @@ export function ruleIndex(list: readonly Rule[] = rules): Map<string, Rule> {
   return m;
 }
 
-function resolveSeverities(config: Config, configFile: string | null, positions: Project['configPositions']): Map<Rule, Severity | 'off'> {
-  const index = ruleIndex();
+function resolveSeverities(
+  index: ReadonlyMap<string, Rule>,
+  config: Config,
+  configFile: string | null,
+  positions: Project['configPositions'],
+): Map<Rule, Severity | 'off'> {
   const out = new Map<Rule, Severity | 'off'>();
   const problems: ConfigError['issues'][number][] = [];
   for (const [name, setting] of Object.entries(config.rules)) {
@@ -102,13 +106,13 @@ export function loadModel(rootAsTyped: string): Model {
 }
 
 export function lint(options: LintOptions): LintResult {
+  const index = ruleIndex();
   let selected: readonly Rule[] = rules;
   if (options.only && options.only.length > 0) {
-    const byName = ruleIndex();
     selected = options.only.map((name) => {
-      const r = byName.get(name);
+      const r = index.get(name);
       if (!r) {
-        const guess = closest(name, [...byName.keys()]);
+        const guess = closest(name, [...index.keys()]);
         throw new UsageError(`unknown rule '${name}'${guess ? `; did you mean '${guess}'?` : ''}`);
       }
       return r;
@@ -117,9 +121,8 @@ export function lint(options: LintOptions): LintResult {
   }
 
   const { loaded, project, graph } = loadModel(options.root);
-  const overrides = resolveSeverities(loaded.config, loaded.file, loaded.positions);
+  const overrides = resolveSeverities(index, loaded.config, loaded.file, loaded.positions);
 
-  const index = ruleIndex();
   const knownCodes = new Set(index.keys());
   const suppressions = suppressionsByFile(project, index);
   const diagnostics: Diagnostic[] = [];

@@ -162,6 +162,9 @@ export interface ReferencedFile {
   file: SourceFile | null;
 }
 
+/** A relative `.md` link (or link definition) of a markdown file, as written. */
+export interface LinkTarget { target: string; line: number; column: number }
+
 export interface Skill {
   /** frontmatter `name`, or the directory name when there is none */
   name: string;
@@ -183,6 +186,8 @@ export interface Skill {
   entries: readonly DirEntry[];
   /** text files directly inside `scripts/`, sorted by name (null if there is no scripts dir) */
   scripts: readonly SourceFile[] | null;
+  /** relative `.md` links of SKILL.md, in document order (duplicates kept) */
+  links: readonly LinkTarget[];
   /** markdown files linked from SKILL.md, by target */
   references: ReadonlyMap<string, ReferencedFile>;
 }

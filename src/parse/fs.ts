@@ -71,11 +71,23 @@ export function listDir(abs: string, root: string): DirEntry[] {
   return out;
 }
 
+const realRoots = new Map<string, string>();
+
+/** The project root's real path, resolved once per root (discovery asks for every directory). */
+function realRootOf(root: string): string {
+  let real = realRoots.get(root);
+  if (real === undefined) {
+    real = realpathSync(root);
+    realRoots.set(root, real);
+  }
+  return real;
+}
+
 /** The real path of `abs` when it lies inside the real `root`, else null. */
 export function insideRoot(abs: string, root: string): string | null {
   try {
     const real = realpathSync(abs);
-    const realRoot = realpathSync(root);
+    const realRoot = realRootOf(root);
     const rel = relative(realRoot, real);
     if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel))) return real;
     return null;

@@ -1,7 +1,7 @@
 /** A skill directory → Skill: SKILL.md (frontmatter, sections, declared states), LOOP.md, files. */
 import { join, posix } from 'node:path';
 import type { Definition, Heading, InlineCode, Link, Root } from 'mdast';
-import type { DeclaredState, LoadProblem, ReferencedFile, Skill, SourceFile } from '../model/types.js';
+import type { DeclaredState, LinkTarget, LoadProblem, ReferencedFile, Skill, SourceFile } from '../model/types.js';
 import { visit } from '../util/visit.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { insideRoot, isDirectory, listDir, readText } from './fs.js';
@@ -39,8 +39,8 @@ function declaredStates(file: SourceFile, aliases: readonly string[]): DeclaredS
 }
 
 /** Relative markdown link targets in SKILL.md (`[x](ref.md)`, definitions too), in document order. */
-export function markdownLinkTargets(root: Root): { target: string; line: number; column: number }[] {
-  const out: { target: string; line: number; column: number }[] = [];
+export function markdownLinkTargets(root: Root): LinkTarget[] {
+  const out: LinkTarget[] = [];
   visit(root, null, (n) => {
     if (n.type !== 'link' && n.type !== 'definition') return;
     const url = (n as Link | Definition).url;
@@ -116,7 +116,8 @@ export function loadSkill(root: string, dir: string, aliases: readonly string[])
   const parsed = new Map<string, SourceFile>([[posix.normalize(skillPath), skillFile]]);
   if (loop) parsed.set(posix.normalize(loop.file.path), loop.file);
   const references = new Map<string, ReferencedFile>();
-  for (const { target } of markdownLinkTargets(skillFile.root as Root)) {
+  const links = markdownLinkTargets(skillFile.root as Root);
+  for (const { target } of links) {
     if (references.has(target)) continue;
     const rel = posix.normalize(`${dir}/${decodeTarget(target)}`);
     let file = parsed.get(rel) ?? null;
@@ -143,6 +144,7 @@ export function loadSkill(root: string, dir: string, aliases: readonly string[])
     legacyHandoffs,
     entries,
     scripts,
+    links,
     references,
   };
   if (loopReadError !== undefined) skill.loopReadError = loopReadError;

@@ -1,6 +1,5 @@
 import type { Root } from 'mdast';
 import { defineRule } from '../engine/rule.js';
-import { markdownLinkTargets } from '../parse/skill.js';
 import { directoryLevels } from '../util/paths.js';
 import { urlNodes } from '../util/prose-nodes.js';
 import { urlPosition } from '../util/source-map.js';
@@ -27,7 +26,7 @@ export default defineRule({
       if (!root) continue;
       const nodeAt = new Map(urlNodes(root).map((n) => [`${n.position?.start.line}:${n.position?.start.column}`, n]));
       // relative .md links and definitions only: URLs, absolute paths and #anchors are not file references
-      for (const link of markdownLinkTargets(root)) {
+      for (const link of skill.links) {
         if (directoryLevels(link.target) <= 1) continue; // `./refs/a.md` is one level
         const node = nodeAt.get(`${link.line}:${link.column}`);
         const p = node ? urlPosition(file, node) : link;

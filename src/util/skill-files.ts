@@ -3,9 +3,7 @@
  * normalised, so `./ref.md` and `ref.md` are the same file) and plain mentions of a file name
  * (`` `ref.md` ``, "see ref.md"), which an agent follows just as well.
  */
-import type { Root } from 'mdast';
 import type { Skill, SourceFile } from '../model/types.js';
-import { markdownLinkTargets } from '../parse/skill.js';
 import { resolveTarget } from './paths.js';
 
 /** Files of the Loop Language skill format itself: never "reference files". */
@@ -33,9 +31,7 @@ export interface SkillLink {
 
 /** Relative `.md` links of SKILL.md with the file each one points at, in document order. */
 export function skillLinks(skill: Skill): SkillLink[] {
-  const root = skill.skillFile.root as Root | undefined;
-  if (!root) return [];
-  return markdownLinkTargets(root).map((l) => ({ ...l, path: resolveTarget(skill.skillFile.path, l.target) }));
+  return skill.links.map((l) => ({ ...l, path: resolveTarget(skill.skillFile.path, l.target) }));
 }
 
 const NAME_CHAR = /[\p{L}\p{M}\p{N}_.\-/\\]/u;

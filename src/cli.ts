@@ -5,9 +5,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONFIG_FILE, ConfigError } from './config/load.js';
+import { cacheFilePath } from './engine/cache.js';
 import { lint, loadModel, UsageError, type LintResult } from './engine/run.js';
-import { ProjectError } from './parse/project.js';
+import type { RunnerOptions } from './engine/runner.js';
+import { ProjectError } from './parse/errors.js';
 import { githubReport } from './reporters/github.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { jsonReport } from './reporters/json.js';
@@ -31,6 +34,57 @@ interface CheckOptions {
   color?: boolean;
   rule?: string[];
   maxWarnings?: string;
+  cache?: boolean;
+  cacheLocation?: string;
+  concurrency?: string;
+  timing?: boolean;
+}
+
+/** The worker entry next to this module: present in the bundle (dist/), not when run from source. */
+function workerScript(): URL | undefined {
+  const url = new URL('./worker.js', import.meta.url);
+  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+/** --concurrency: a whole number of threads, `auto` or `off`. */
+function concurrency(value: string | undefined): RunnerOptions['concurrency'] {
+  if (value === undefined || value === 'auto') return 'auto';
+  if (value === 'off') return 'off';
+  if (/^[1-9]\d{0,2}$/u.test(value)) return Number(value);
+  throw new UsageError(`--concurrency takes a number of threads (1–999), 'auto' or 'off', not '${value}'`);
+}
+
+/** How the per-file phase runs for a command: cache and threads. */
+function runnerOptions(root: string, opts: Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>, env: CliIo['env']): RunnerOptions {
+  const out: RunnerOptions = { concurrency: concurrency(opts.concurrency) };
+  const script = workerScript();
+  if (script) out.workerScript = script;
+  if (opts.cache) out.cacheFile = cacheFilePath(resolve(root), opts.cacheLocation, env);
+  return out;
+}
+
+const ms = (n: number) => `${n.toFixed(1).padStart(8)} ms`;
+
+/** --timing: where the time of a run went, on stderr. */
+function timingReport(result: LintResult, startup: number, report: number): string {
+  const t = result.timing;
+  const r = t.runner;
+  const lines = [
+    'loopkit timing',
+    `  start-up   ${ms(startup)}  (process start to the command)`,
+    `  config     ${ms(t.config)}`,
+    `  discovery  ${ms(t.discovery)}`,
+    `  read       ${ms(t.read)}`,
+    `  files      ${ms(t.files)}  (${r.cached} from the cache, ${r.parsed} parsed on ${r.threads} thread${r.threads === 1 ? '' : 's'})`,
+    `    parse    ${ms(r.parseMs)}  CPU, summed over threads`,
+    `    extract  ${ms(r.extractMs)}  CPU`,
+    `    rules    ${ms(r.fileRulesMs)}  CPU (per-file rule parts)`,
+    `  graph      ${ms(t.graph)}`,
+    `  rules      ${ms(t.rules)}`,
+    `  report     ${ms(report)}`,
+    `  total      ${ms(performance.now())}  (since process start)`,
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 /** Colour: --color/--no-color, then FORCE_COLOR, then NO_COLOR (non-empty), then TTY detection. */
@@ -83,6 +137,7 @@ export function projectRoot(paths: readonly string[], cwd: string): string {
 }
 
 async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise<number> {
+  const startup = performance.now();
   const format = opts.json ? 'json' : (opts.format ?? 'text');
   const root = projectRoot(paths, process.cwd());
   let maxWarnings: number | undefined;
@@ -93,16 +148,18 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   const rulesOnly = (opts.rule ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter((r) => r !== '');
   let result: LintResult;
   try {
-    result = lint({ root, only: rulesOnly });
+    result = await lint({ root, only: rulesOnly, ...runnerOptions(root, opts, io.env) });
   } catch (e) {
     return configFailure(e, root, io);
   }
+  const t0 = performance.now();
   if (opts.verbose) io.stderr(verboseReport(result));
   const color = colorEnabled(opts.color, io.env, io.isTTY);
   if (format === 'json') io.stdout(jsonReport(result));
   else if (format === 'github') io.stdout(githubReport(result));
   else if (format === 'sarif') io.stdout(sarifReport(result));
   else io.stdout(textReport(result, { color }));
+  if (opts.timing) io.stderr(timingReport(result, startup, performance.now() - t0));
   if (result.errors > 0) return 1;
   if (maxWarnings !== undefined && result.warnings > maxWarnings) {
     io.stderr(`loopkit: ${result.warnings} warnings exceed --max-warnings ${maxWarnings}\n`);
@@ -119,11 +176,11 @@ function configFailure(e: unknown, root: string, io: CliIo): number {
   return 2;
 }
 
-async function runGraph(paths: string[], opts: { format: 'mermaid' | 'dot' | 'json' }, io: CliIo): Promise<number> {
+async function runGraph(paths: string[], opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>, io: CliIo): Promise<number> {
   const root = projectRoot(paths, process.cwd());
   let graph;
   try {
-    graph = loadModel(root).graph;
+    graph = (await loadModel(root, runnerOptions(root, opts, io.env))).graph;
   } catch (e) {
     return configFailure(e, root, io);
   }
@@ -140,7 +197,16 @@ function addCheckOptions(cmd: Command): Command {
     .option('--color', 'force coloured output')
     .option('--no-color', 'disable coloured output (also NO_COLOR=1)')
     .option('-r, --rule <codes>', 'run only these rules (comma-separated codes; repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings');
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
+    .option('--timing', 'print where the time went (start-up, discovery, parse, extract, graph, rules, report) on stderr');
+}
+
+/** The options of the per-file phase, for every command that reads a project. */
+function addRunnerOptions(cmd: Command): Command {
+  return cmd
+    .option('--cache', 'keep per-file results and reuse them while a file is unchanged')
+    .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
+    .option('--concurrency <n>', "threads for parsing: a number, 'auto' (by project size) or 'off'", 'auto');
 }
 
 /** Run the CLI; resolves to the exit code. */
@@ -159,19 +225,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .showHelpAfterError('(run loopkit --help for usage)')
     .addHelpText('after', '\nRun `loopkit check --help` for the options of check (the default command).\nExit codes: 0 no errors, 1 errors found, 2 usage, configuration or I/O failure.');
 
-  const check = addCheckOptions(program.command('check', { isDefault: true }))
+  const check = addRunnerOptions(addCheckOptions(program.command('check', { isDefault: true })))
     .description('verify every skill of the project (the default command)')
     .exitOverride()
     .action(async (paths: string[], opts: CheckOptions) => {
       exitCode = await runCheck(paths, opts, io);
     });
-  const graph = program
-    .command('graph')
+  const graph = addRunnerOptions(program.command('graph'))
     .description('print the combined state machine of all skills as a diagram')
     .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
     .addOption(new Option('-f, --format <format>', 'diagram format').choices(['mermaid', 'dot', 'json']).default('mermaid'))
     .exitOverride()
-    .action(async (paths: string[], opts: { format: 'mermaid' | 'dot' | 'json' }) => {
+    .action(async (paths: string[], opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>) => {
       exitCode = await runGraph(paths, opts, io);
     });
   for (const cmd of [check, graph]) {

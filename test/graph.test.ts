@@ -176,11 +176,11 @@ describe('describePath', () => {
 
 /** What the fixture harness does not compare: help texts and related places of the graph rules. */
 describe('graph rules: help and related', () => {
-  const run = (code: string, kind: string, name: string) =>
-    lint({ root: join(RULE_FIXTURES, code, kind, name), only: [code] }).diagnostics;
+  const run = async (code: string, kind: string, name: string) =>
+    (await lint({ root: join(RULE_FIXTURES, code, kind, name), only: [code] })).diagnostics;
 
-  it('sim-unreachable-terminal explains an over-budget path and lists it', () => {
-    const [d] = run('sim-unreachable-terminal', 'invalid', 'path-over-budget');
+  it('sim-unreachable-terminal explains an over-budget path and lists it', async () => {
+    const [d] = await run('sim-unreachable-terminal', 'invalid', 'path-over-budget');
     expect(d!.help).toBe(
       'The shortest path to a terminal state needs 3 transitions (in-dev → in-deskcheck → in-qa → done), ' +
         'but max_iterations is 2. Add a shorter path, or set max_iterations to at least 3 in .loopkit.yaml.',
@@ -192,15 +192,15 @@ describe('graph rules: help and related', () => {
     ]);
   });
 
-  it('sim-unreachable-terminal uses the singular for a one-transition path and says when no path exists', () => {
-    expect(run('sim-unreachable-terminal', 'invalid', 'zero-budget')[0]!.help).toContain('needs 1 transition (in-dev → done), but max_iterations is 0.');
-    const noPath = run('sim-unreachable-terminal', 'invalid', 'no-path-at-all');
+  it('sim-unreachable-terminal uses the singular for a one-transition path and says when no path exists', async () => {
+    expect((await run('sim-unreachable-terminal', 'invalid', 'zero-budget'))[0]!.help).toContain('needs 1 transition (in-dev → done), but max_iterations is 0.');
+    const noPath = await run('sim-unreachable-terminal', 'invalid', 'no-path-at-all');
     expect(noPath[0]!.help).toContain("No sequence of transitions leads from 'in-dev' to a terminal state");
     expect(noPath[0]!.related).toBeUndefined();
   });
 
-  it('sim-trapped-cycle lists the transitions inside the region', () => {
-    const [d] = run('sim-trapped-cycle', 'invalid', 'trap-region');
+  it('sim-trapped-cycle lists the transitions inside the region', async () => {
+    const [d] = await run('sim-trapped-cycle', 'invalid', 'trap-region');
     expect(d!.help).toContain('in-dev → in-review can never finish');
     expect(d!.related?.map((r) => [r.message, r.line])).toEqual([
       ['in-review → in-rework', 4],
@@ -208,8 +208,8 @@ describe('graph rules: help and related', () => {
     ]);
   });
 
-  it('deskcheck and bug-feedback diagnostics point at the first transition naming the state', () => {
-    const [d] = run('state-missing-deskcheck-entry', 'invalid', 'state-only-as-target');
+  it('deskcheck and bug-feedback diagnostics point at the first transition naming the state', async () => {
+    const [d] = await run('state-missing-deskcheck-entry', 'invalid', 'state-only-as-target');
     expect(d!.help).toBe('Add: transition in-dev → in-deskcheck');
     expect(d!.related).toEqual([
       {
@@ -219,20 +219,20 @@ describe('graph rules: help and related', () => {
         column: 24,
       },
     ]);
-    const bug = run('state-missing-bug-feedback', 'invalid', 'missing-both');
+    const bug = await run('state-missing-bug-feedback', 'invalid', 'missing-both');
     expect(bug.map((x) => x.related?.[0]?.line)).toEqual([2, 3]);
   });
 
-  it('constraints-unknown-handoff-target suggests a close skill name', () => {
-    const ds = run('constraints-unknown-handoff-target', 'invalid', 'misspelt-skill');
+  it('constraints-unknown-handoff-target suggests a close skill name', async () => {
+    const ds = await run('constraints-unknown-handoff-target', 'invalid', 'misspelt-skill');
     expect(ds.map((x) => x.help)).toEqual([
       'Skill `halting-c` must exist in the skills directory.',
       'Skill `reviewng-b` must exist in the skills directory. Did you mean `reviewing-b`?',
     ]);
   });
 
-  it('state-enforced-missing leaves no trailing space when there is no description', () => {
-    const ds = run('state-enforced-missing', 'invalid', 'missing-states');
+  it('state-enforced-missing leaves no trailing space when there is no description', async () => {
+    const ds = await run('state-enforced-missing', 'invalid', 'missing-states');
     expect(ds.map((x) => x.help)).toEqual([
       "Add a transition that includes 'halted-stall' as a source or target state. No progress for N iterations",
       "Add a transition that includes 'in-acceptance' as a source or target state.",

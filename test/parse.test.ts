@@ -6,7 +6,7 @@ import { discoverSkillDirs } from '../src/discover/discover.js';
 import { parseFrontmatter } from '../src/parse/frontmatter.js';
 import { sourceFile } from '../src/parse/markdown.js';
 import { sectionsAt } from '../src/parse/sections.js';
-import { loadSkill } from '../src/parse/skill.js';
+import { loadModel } from '../src/engine/run.js';
 import { lineCount, positionAt, lineStarts } from '../src/util/text.js';
 
 const temps: string[] = [];
@@ -109,10 +109,16 @@ describe('discovery', () => {
 });
 
 describe('skill loading', () => {
-  it('reads states declared under any alias heading, with positions, stopping at the next heading of the same depth', () => {
+  /** The skills of a project whose .loopkit.yaml lists these state-model aliases. */
+  const load = async (root: string, aliases: string[]) => {
+    writeFileSync(join(root, '.loopkit.yaml'), `loop_state_files: []\nstate_model_aliases: ${JSON.stringify(aliases)}\n`);
+    return (await loadModel(root)).project;
+  };
+
+  it('reads states declared under any alias heading, with positions, stopping at the next heading of the same depth', async () => {
     const root = tempDir();
     write(root, 'skills/running-a/SKILL.md', '---\nname: running-a\n---\n## The Loop\nMoves `in-dev` → `done`.\n### Details\n`in-qa` too\n## Other\n`not-a-state`\n');
-    const { skill } = loadSkill(root, 'skills/running-a', ['State Model', 'The Loop']);
+    const [skill] = (await load(root, ['State Model', 'The Loop'])).skills;
     expect(skill!.declaredStates).toEqual([
       { name: 'in-dev', line: 5, column: 7 },
       { name: 'done', line: 5, column: 18 },
@@ -120,27 +126,35 @@ describe('skill loading', () => {
     ]);
   });
 
-  it('keeps a skill without a name (named after its directory) and reports unreadable files', () => {
+  it('reads a nested alias section once, and not the code in the alias heading itself', async () => {
+    const root = tempDir();
+    write(root, 'skills/running-a/SKILL.md', '## States `x-heading`\n`in-a`\n### The Loop `in-sub`\n`in-b` `in-a`\n## Other\n`in-c`\n## States\n`in-d`\n');
+    // `## States \`x-heading\`` is the section "States x-heading"; `### The Loop \`in-sub\`` is no alias
+    const [skill] = (await load(root, ['States x-heading', 'States', 'The Loop `in-sub`'])).skills;
+    expect(skill!.declaredStates.map((d) => d.name)).toEqual(['in-a', 'in-sub', 'in-b', 'in-d']);
+  });
+
+  it('keeps a skill without a name (named after its directory) and reports unreadable files', async () => {
     const root = tempDir();
     write(root, 'skills/running-b/SKILL.md', '# No frontmatter\n');
-    const { skill } = loadSkill(root, 'skills/running-b', []);
+    const [skill] = (await load(root, [])).skills;
     expect(skill!.name).toBe('running-b');
     expect(skill!.frontmatter).toBeNull();
     writeFileSync(join(root, 'skills/running-b/LOOP.md'), Buffer.from([0xff, 0xfe, 0x00]));
-    const again = loadSkill(root, 'skills/running-b', []);
+    const again = await load(root, []);
     expect(again.problems.map((p) => p.file)).toEqual(['skills/running-b/LOOP.md']);
     write(root, 'skills/running-c/SKILL.md', '');
     rmSync(join(root, 'skills/running-c/SKILL.md'));
     mkdirSync(join(root, 'skills/running-c/SKILL.md'));
-    const dir = loadSkill(root, 'skills/running-c', []);
-    expect(dir.skill).toBeNull();
-    expect(dir.problems[0]!.message).toBe('Failed to read skills/running-c/SKILL.md: Is a directory');
+    const dir = await load(root, []);
+    expect(dir.skills.map((s) => s.dir)).toEqual(['skills/running-b']);
+    expect(dir.problems.map((p) => p.message)).toContain('Failed to read skills/running-c/SKILL.md: Is a directory');
   });
 
-  it('drops a UTF-8 byte order mark', () => {
+  it('drops a UTF-8 byte order mark', async () => {
     const root = tempDir();
     write(root, 'skills/running-d/SKILL.md', '\uFEFF---\nname: running-d\n---\n');
-    const { skill } = loadSkill(root, 'skills/running-d', []);
+    const [skill] = (await load(root, [])).skills;
     expect(skill!.frontmatter?.data.name).toBe('running-d');
   });
 });

@@ -167,13 +167,13 @@ const FILES: Record<string, string> = {
 let root = '';
 let result: LintResult;
 
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'loopkit-robustness-'));
   for (const [rel, text] of Object.entries(FILES)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), text, 'utf8');
   }
-  result = lint({ root });
+  result = await lint({ root });
 }, 120_000);
 
 afterAll(() => {

@@ -17,8 +17,8 @@ for (const rule of rules) {
       expect(cases.filter((c) => c.kind === 'invalid').length).toBeGreaterThan(0);
     });
     for (const c of cases) {
-      it(`${c.kind}/${c.name}`, () => {
-        const result = lint({ root: c.dir, only: [rule.meta.code] });
+      it(`${c.kind}/${c.name}`, async () => {
+        const result = await lint({ root: c.dir, only: [rule.meta.code] });
         const got = result.diagnostics.map((d) => ({
           code: d.code,
           file: d.file,

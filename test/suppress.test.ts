@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { isSuppressed, suppressedRanges } from '../src/engine/suppress.js';
 import type { Diagnostic } from '../src/engine/diagnostic.js';
 import { sourceFile } from '../src/parse/markdown.js';
+import { collectSuppressions } from '../src/parse/suppressions.js';
 
-const comments = (text: string) => sourceFile('SKILL.md', text, true).suppressions ?? [];
+const comments = (text: string) => collectSuppressions(text, sourceFile('SKILL.md', text, true).root);
 const ranges = (text: string, canonical: (c: string) => string = (c) => c) =>
   suppressedRanges(comments(text), text.split('\n').length, canonical);
 const diag = (code: string, line: number | null): Diagnostic => ({

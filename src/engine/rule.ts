@@ -1,10 +1,18 @@
 /**
  * A rule: its metadata (code, default severity, description, message templates) next to its check.
  * Rules read the model and the graph and report; they never do I/O and never import each other.
+ *
+ * A rule has up to two parts, run in the two phases of the engine:
+ * - `file`: the per-file phase. It sees one file of the kinds it names, with its text and mdast
+ *   tree, and may report problems that need nothing but that file. It may also return data (plain,
+ *   serialisable) for its project part. It runs once per file content: its results are cached and
+ *   it may run on a worker thread, so it must depend on the file alone.
+ * - `check`: the project phase. It sees the extracted model of the whole project (no texts, no
+ *   trees), the graph, the configuration, and the data its file part returned for each file.
  */
 import type { Config } from '../config/schema.js';
 import type { StateGraph } from '../graph/graph.js';
-import type { Project, Skill } from '../model/types.js';
+import type { FileFacts, FileKind, Project, Skill, SourceFile } from '../model/types.js';
 import type { Related, Severity } from './diagnostic.js';
 
 export type RuleCategory =
@@ -48,6 +56,11 @@ export interface RuleMeta<M extends string = string> {
   scope: 'project' | 'skill';
   /** relation to the reference implementation v0.3.3 */
   reference: 'same' | 'improved' | 'new';
+  /**
+   * The rule reads the markdown files SKILL.md links to (reference files). They are read and
+   * parsed only when an enabled rule says so.
+   */
+  references?: boolean;
   messages: Record<M, MessageTemplate>;
 }
 
@@ -67,22 +80,51 @@ export interface ReportInput<M extends string> {
   related?: Related[];
 }
 
-export interface RuleContext<M extends string = string> {
+export interface RuleContext<M extends string = string, D = unknown> {
   readonly project: Project;
   readonly graph: StateGraph;
   readonly config: Config;
   /** every code and alias loopkit knows (for rules that check code names written by users) */
   readonly knownCodes: ReadonlySet<string>;
+  /** what this rule's file part returned for the file at `path` (undefined when nothing, or not read) */
+  fileData(path: string): D | undefined;
   report(input: ReportInput<M>): void;
 }
 
-export interface Rule<M extends string = string> {
-  meta: RuleMeta<M>;
-  check(ctx: RuleContext<M>): void;
+/** A problem found in the per-file phase: in the file being checked, for the skill that holds it. */
+export interface FileReportInput<M extends string> {
+  messageId: M;
+  data?: Record<string, string | number>;
+  at: Place;
+  related?: Related[];
 }
 
-/** Identity at runtime; gives messageId type checking in rule modules. */
-export function defineRule<M extends string>(rule: Rule<M>): Rule<M> {
+export interface FileRuleContext<M extends string = string> {
+  /** the file: text, line table and (markdown) mdast tree */
+  readonly file: SourceFile;
+  readonly kind: FileKind;
+  /** what the per-file phase extracted from it */
+  readonly facts: FileFacts;
+  report(input: FileReportInput<M>): void;
+}
+
+export interface FilePart<M extends string, D> {
+  /** the kinds of file the part reads */
+  kinds: readonly FileKind[];
+  /** returns plain data (JSON-safe) for the project part, or nothing */
+  check(ctx: FileRuleContext<M>): D | undefined | void;
+}
+
+export interface Rule<M extends string = string, D = unknown> {
+  meta: RuleMeta<M>;
+  /** the per-file part (see the module comment) */
+  file?: FilePart<M, D>;
+  /** the project part */
+  check?(ctx: RuleContext<M, D>): void;
+}
+
+/** Identity at runtime; gives messageId and data type checking in rule modules. */
+export function defineRule<M extends string, D = never>(rule: Rule<M, D>): Rule<M, D> {
   return rule;
 }
 

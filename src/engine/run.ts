@@ -1,5 +1,6 @@
 /**
- * The engine: config → project model → graph → every enabled rule → sorted diagnostics.
+ * The engine: config → discovery → per-file phase (cached, on worker threads when it pays) → project
+ * model → graph → every enabled rule → sorted diagnostics.
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
 import { resolve } from 'node:path';
@@ -7,17 +8,19 @@ import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
 import type { Config, SeveritySetting } from '../config/schema.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
-import type { Project } from '../model/types.js';
-import { isDirectory } from '../parse/fs.js';
-import { loadProject, ProjectError } from '../parse/project.js';
+import type { FileKind, Project } from '../model/types.js';
+import { ProjectError } from '../parse/errors.js';
+import { exists, isDirectory } from '../parse/fs.js';
 import { rules } from '../rules/index.js';
 import { closest } from '../util/closest.js';
-import { exists } from '../parse/fs.js';
-import { compareDiagnostics, interpolate, type Diagnostic, type Severity } from './diagnostic.js';
-import type { Rule, RuleMeta } from './rule.js';
+import { compareDiagnostics, interpolate, type Diagnostic, type Related, type Severity } from './diagnostic.js';
+import type { FileOutcome, RawDiagnostic } from './file-phase.js';
+import { loadProject, type FileRunner, type LoadedProject } from './project.js';
+import type { Place, Rule, RuleMeta } from './rule.js';
+import { createRunner, type RunnerOptions, type RunnerStats } from './runner.js';
 import { isSuppressed, suppressedRanges, type SuppressedRange } from './suppress.js';
 
-export interface LintOptions {
+export interface LintOptions extends RunnerOptions {
   /** the project root as the user typed it */
   root: string;
   /** run only these rules (codes or aliases) */
@@ -30,6 +33,19 @@ export interface RuleStat {
   errors: number;
   warnings: number;
   info: number;
+}
+
+/** Milliseconds spent in each phase of a run. */
+export interface Timing {
+  config: number;
+  discovery: number;
+  read: number;
+  /** the per-file phase: cache lookups, parsing and extraction (on worker threads when used) */
+  files: number;
+  graph: number;
+  rules: number;
+  /** how the per-file phase went: files from the cache, parsed, threads used */
+  runner: RunnerStats;
 }
 
 export interface LintResult {
@@ -46,6 +62,7 @@ export interface LintResult {
   ruleStats: RuleStat[];
   /** metadata of the rules that ran, in registry order */
   rules: RuleMeta[];
+  timing: Timing;
 }
 
 /** code or alias → rule */
@@ -58,18 +75,13 @@ export function ruleIndex(list: readonly Rule[] = rules): Map<string, Rule> {
   return m;
 }
 
-function resolveSeverities(
-  index: ReadonlyMap<string, Rule>,
-  config: Config,
-  configFile: string | null,
-  positions: Project['configPositions'],
-): Map<Rule, Severity | 'off'> {
+function resolveSeverities(index: ReadonlyMap<string, Rule>, loaded: LoadedConfig): Map<Rule, Severity | 'off'> {
   const out = new Map<Rule, Severity | 'off'>();
   const problems: ConfigError['issues'][number][] = [];
-  for (const [name, setting] of Object.entries(config.rules)) {
+  for (const [name, setting] of Object.entries(loaded.config.rules)) {
     const rule = index.get(name);
     if (!rule) {
-      const pos = positions.get(`rules.${name}`);
+      const pos = loaded.positions.get(`rules.${name}`);
       const guess = closest(name, [...index.keys()]);
       problems.push({
         line: pos?.line ?? null,
@@ -81,7 +93,7 @@ function resolveSeverities(
     }
     out.set(rule, normaliseSetting(setting));
   }
-  if (problems.length > 0) throw new ConfigError(configFile ?? '.loopkit.yaml', problems);
+  if (problems.length > 0) throw new ConfigError(loaded.file ?? '.loopkit.yaml', problems);
   return out;
 }
 
@@ -95,21 +107,33 @@ export interface Model {
   graph: StateGraph;
 }
 
-/** Read a project (the root as the user typed it) into the contract model and its graph. */
-export function loadModel(rootAsTyped: string): Model {
+/** The absolute root of a project the user named, or a ProjectError. */
+function projectDirectory(rootAsTyped: string): string {
   const root = resolve(rootAsTyped);
   if (!exists(root)) throw new ProjectError(`path not found: ${rootAsTyped}`);
   if (!isDirectory(root)) throw new ProjectError(`not a directory: ${rootAsTyped} (loopkit checks a project directory)`);
-  const loaded = loadConfig(root);
-  const project = loadProject(root, rootAsTyped, loaded);
-  return { loaded, project, graph: buildGraph(project) };
+  return root;
 }
 
-export function lint(options: LintOptions): LintResult {
+/** Read a project (the root as the user typed it) into the contract model and its graph. */
+export async function loadModel(rootAsTyped: string, options: RunnerOptions = {}): Promise<Model> {
+  const root = projectDirectory(rootAsTyped);
+  const loaded = loadConfig(root);
+  const runner = createRunner(options, rules);
+  try {
+    const { project } = await loadProject({ root, displayRoot: rootAsTyped, loaded, references: false, runner });
+    return { loaded, project, graph: buildGraph(project) };
+  } finally {
+    await runner.close();
+  }
+}
+
+export async function lint(options: LintOptions): Promise<LintResult> {
+  const t0 = performance.now();
   const index = ruleIndex();
   let selected: readonly Rule[] = rules;
   if (options.only && options.only.length > 0) {
-    selected = options.only.map((name) => {
+    const chosen = options.only.map((name) => {
       const r = index.get(name);
       if (!r) {
         const guess = closest(name, [...index.keys()]);
@@ -117,12 +141,62 @@ export function lint(options: LintOptions): LintResult {
       }
       return r;
     });
-    selected = rules.filter((r) => selected.includes(r));
+    selected = rules.filter((r) => chosen.includes(r));
   }
 
-  const { loaded, project, graph } = loadModel(options.root);
-  const overrides = resolveSeverities(index, loaded.config, loaded.file, loaded.positions);
+  const root = projectDirectory(options.root);
+  const loaded = loadConfig(root);
+  const overrides = resolveSeverities(index, loaded);
+  const enabled = selected
+    .map((rule) => ({ rule, severity: overrides.get(rule) ?? rule.meta.defaultSeverity }))
+    .filter((r): r is { rule: Rule; severity: Severity } => r.severity !== 'off');
+  const t1 = performance.now();
 
+  const runner = createRunner(options, rules);
+  let loadedProject: LoadedProject;
+  try {
+    loadedProject = await loadProject({
+      root,
+      displayRoot: options.root,
+      loaded,
+      references: enabled.some((r) => r.rule.meta.references === true),
+      runner,
+    });
+  } finally {
+    await runner.close();
+  }
+  const { project } = loadedProject;
+  const t2 = performance.now();
+  const graph = buildGraph(project);
+  const t3 = performance.now();
+
+  const result = runRules(loadedProject, graph, enabled, index);
+  const t4 = performance.now();
+  return {
+    ...result,
+    project,
+    graph,
+    timing: {
+      config: t1 - t0,
+      discovery: loadedProject.timing.discovery,
+      read: loadedProject.timing.read,
+      files: loadedProject.timing.files,
+      graph: t3 - t2,
+      rules: t4 - t3,
+      runner: runner.stats(),
+    },
+  };
+}
+
+type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing'>;
+
+function runRules(
+  loaded: LoadedProject,
+  graph: StateGraph,
+  enabled: readonly { rule: Rule; severity: Severity }[],
+  index: ReadonlyMap<string, Rule>,
+): RuleRun {
+  const { project } = loaded;
   const knownCodes = new Set(index.keys());
   const suppressions = suppressionsByFile(project, index);
   const diagnostics: Diagnostic[] = [];
@@ -130,51 +204,59 @@ export function lint(options: LintOptions): LintResult {
   const ran: RuleMeta[] = [];
   let verifications = 0;
   let suppressed = 0;
-  for (const rule of selected) {
-    const severity = overrides.get(rule) ?? rule.meta.defaultSeverity;
-    if (severity === 'off') continue;
+  const skillName = (i: number) => (i >= 0 ? project.skills[i]!.name : undefined);
+  for (const { rule, severity } of enabled) {
     verifications += rule.meta.scope === 'project' ? 1 : project.skills.length;
     const stat: RuleStat = { code: rule.meta.code, category: rule.meta.category, errors: 0, warnings: 0, info: 0 };
     ruleStats.push(stat);
     ran.push(rule.meta);
+    const code = rule.meta.code;
     const emitted: Diagnostic[] = [];
-    try {
-      rule.check({
-        project,
-        graph,
-        config: project.config,
-        knownCodes,
-        report(input) {
-          const tpl = rule.meta.messages[input.messageId];
-          if (!tpl) throw new Error(`rule ${rule.meta.code} reported unknown messageId '${input.messageId}'`);
-          const data = input.data ?? {};
-          const d: Diagnostic = {
-            code: rule.meta.code,
-            severity,
-            message: interpolate(tpl.message, data),
-            help: tpl.help ? interpolate(tpl.help, data) : '',
-            file: input.at.file,
-            line: input.at.line ?? null,
-            column: input.at.line == null ? null : (input.at.column ?? 1),
-            messageId: input.messageId,
-          };
-          if (input.at.endLine != null) d.endLine = input.at.endLine;
-          if (input.at.endColumn != null) d.endColumn = input.at.endColumn;
-          if (input.skill !== undefined) d.skill = input.skill;
-          if (input.related && input.related.length > 0) d.related = input.related;
-          emitted.push(d);
-        },
-      });
-    } catch (e) {
-      emitted.push({
-        code: 'internal-error',
-        severity: 'error',
-        message: `Rule ${rule.meta.code} crashed: ${(e as Error).message}`,
-        help: 'This is a bug in loopkit; please report it with the input that caused it.',
-        file: project.skillsDir,
-        line: null,
-        column: null,
-      });
+    const make = (messageId: string, data: Record<string, string | number> | undefined, at: Place, skill: string | undefined, related: Related[] | undefined) => {
+      const tpl = rule.meta.messages[messageId];
+      if (!tpl) throw new Error(`rule ${code} reported unknown messageId '${messageId}'`);
+      const values = data ?? {};
+      const d: Diagnostic = {
+        code,
+        severity,
+        message: interpolate(tpl.message, values),
+        help: tpl.help ? interpolate(tpl.help, values) : '',
+        file: at.file,
+        line: at.line ?? null,
+        column: at.line == null ? null : (at.column ?? 1),
+        messageId,
+      };
+      if (at.endLine != null) d.endLine = at.endLine;
+      if (at.endColumn != null) d.endColumn = at.endColumn;
+      if (skill !== undefined) d.skill = skill;
+      if (related && related.length > 0) d.related = related;
+      return d;
+    };
+    // the problems its file part found, in the files it reads in their role
+    const part = rule.file;
+    if (part) {
+      for (const role of loaded.roles) {
+        if (!part.kinds.includes(role.kind)) continue;
+        const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
+        for (const raw of outcome?.diagnostics ?? []) {
+          if (raw.code !== code) continue;
+          emitted.push(raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related));
+        }
+      }
+    }
+    if (rule.check) {
+      try {
+        rule.check({
+          project,
+          graph,
+          config: project.config,
+          knownCodes,
+          fileData: (path: string) => fileData(loaded, path, code),
+          report: (input) => emitted.push(make(input.messageId, input.data, input.at, input.skill, input.related)),
+        });
+      } catch (e) {
+        emitted.push(crashed(code, { code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: project.skillsDir } }));
+      }
     }
     for (const d of emitted) {
       if (isSuppressed(d, suppressions)) {
@@ -190,8 +272,6 @@ export function lint(options: LintOptions): LintResult {
   diagnostics.sort(compareDiagnostics);
   const count = (s: Severity) => diagnostics.filter((d) => d.severity === s).length;
   return {
-    project,
-    graph,
     diagnostics,
     suppressed,
     verifications,
@@ -203,12 +283,29 @@ export function lint(options: LintOptions): LintResult {
   };
 }
 
-/** Every parsed file's suppressed line ranges, by file, with code aliases resolved to codes. */
-function suppressionsByFile(project: Project, index: Map<string, Rule>): Map<string, SuppressedRange[]> {
+function fileData(loaded: LoadedProject, path: string, code: string): unknown {
+  const outcome: FileOutcome | undefined = loaded.markdown.get(path) ?? loaded.scripts.get(path);
+  return outcome?.data[code];
+}
+
+function crashed(code: string, raw: RawDiagnostic): Diagnostic {
+  return {
+    code: 'internal-error',
+    severity: 'error',
+    message: `Rule ${code} crashed: ${raw.data?.error ?? 'unknown error'}`,
+    help: 'This is a bug in loopkit; please report it with the input that caused it.',
+    file: raw.at.file,
+    line: null,
+    column: null,
+  };
+}
+
+/** Every markdown file's suppressed line ranges, by file, with code aliases resolved to codes. */
+function suppressionsByFile(project: Project, index: ReadonlyMap<string, Rule>): Map<string, SuppressedRange[]> {
   const out = new Map<string, SuppressedRange[]>();
   for (const f of markdownFiles(project)) {
-    if (!f.suppressions?.length) continue;
-    out.set(f.path, suppressedRanges(f.suppressions, f.lineStarts.length, (c) => index.get(c)?.meta.code ?? c));
+    if (f.suppressions.length === 0) continue;
+    out.set(f.path, suppressedRanges(f.suppressions, f.lines, (c) => index.get(c)?.meta.code ?? c));
   }
   return out;
 }
@@ -220,3 +317,5 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+export type { Config, FileKind, FileRunner };

@@ -1,10 +1,10 @@
-/** Every parsed markdown file of a project, each once, in a stable order. */
-import type { Project, SourceFile } from './types.js';
+/** Every markdown file of a project, each once, in a stable order. */
+import type { Project, FileModel } from './types.js';
 
-export function markdownFiles(project: Project): SourceFile[] {
+export function markdownFiles(project: Project): FileModel[] {
   const seen = new Set<string>();
-  const out: SourceFile[] = [];
-  const add = (f: SourceFile | null | undefined) => {
+  const out: FileModel[] = [];
+  const add = (f: FileModel | null | undefined) => {
     if (f && !seen.has(f.path)) {
       seen.add(f.path);
       out.push(f);

@@ -1,6 +1,14 @@
 /**
- * The contract model: everything the parsers recorded about a project.
- * Parsers fill it once; rules only read it (they never touch the file system).
+ * The contract model.
+ *
+ * loopkit works in two phases. The per-file phase reads one file, parses it (markdown into mdast)
+ * and extracts its facts: a compact, serialisable record of everything the project phase needs
+ * (sections, transitions, directives, links, frontmatter entries, positions). The mdast tree and
+ * the text are dropped after that phase; what the per-file phase produced can be cached by content
+ * and computed on worker threads. The project phase builds the Project below from the facts alone,
+ * then the graph, then runs the cross-file rules.
+ *
+ * Everything in this file except SourceFile is plain data (structured-clone and JSON safe).
  */
 import type { Root } from 'mdast';
 import type { ConfigWarning } from '../config/load.js';
@@ -31,7 +39,17 @@ export interface SuppressionComment {
   reason: string;
 }
 
-/** A file read and parsed once. */
+/**
+ * What a file is to the project, told by its path alone (so a file's facts depend on its path and
+ * content only): `SKILL.md`, `LOOP.md`, `HANDOFFS.md`, the project's `README.md`, a file in a
+ * skill's `scripts/` directory, or any other markdown file (a reference file linked from SKILL.md).
+ */
+export type FileKind = 'skill' | 'loop' | 'handoffs' | 'readme' | 'script' | 'reference';
+
+/**
+ * A file read and parsed: the per-file phase's view, with the text and (for markdown) the mdast
+ * tree. Never part of the Project: the project phase sees FileModel.
+ */
 export interface SourceFile {
   /** project-relative path with `/` separators */
   path: string;
@@ -40,19 +58,40 @@ export interface SourceFile {
   lineStarts: readonly number[];
   /** the mdast tree; present for markdown files */
   root?: Root;
+}
+
+/** A file as the project phase sees it: its place and extracted facts, no text. */
+export interface FileModel {
+  /** project-relative path with `/` separators */
+  path: string;
+  /** number of line starts (a final line break starts one more, empty, line) */
+  lines: number;
+  /** number of lines as an editor shows them (0 for an empty file) */
+  lineCount: number;
   /** inline suppression comments (markdown files), in document order */
-  suppressions?: readonly SuppressionComment[];
+  suppressions: readonly SuppressionComment[];
+  /** relative `.md` links and link definitions, in document order (markdown files) */
+  links: readonly LinkTarget[];
 }
 
 /** A frontmatter key with the place where it is written. */
 export interface FrontmatterEntry {
+  /** the dotted path of the key (`metadata.owner` for a nested one) */
   key: string;
+  /** the keys of the path, outermost first (a key may itself contain a dot) */
+  path: readonly string[];
   /** the parsed YAML value (string, number, list, map, null …) */
   value: unknown;
   line: number;
   column: number;
   /** YAML `source` of a scalar value, when it is one */
   raw?: string;
+  /**
+   * The source text where the value starts (top-level entries): what follows `key:` on the key's
+   * line (a trailing ` # comment` dropped), or, when that is empty, the first non-blank,
+   * non-comment line below it inside the frontmatter. Tells a flow collection from a block one.
+   */
+  source?: string;
 }
 
 export interface Frontmatter {
@@ -82,12 +121,6 @@ export interface Section {
   column: number;
   /** line of the last line that belongs to the section */
   endLine: number;
-  /** start/end offsets in the file text of the section body (after the heading) */
-  bodyStart: number;
-  bodyEnd: number;
-  /** index of the heading node in root.children, and the end index (exclusive) */
-  startIndex: number;
-  endIndex: number;
 }
 
 export type DirectiveKind = 'trigger' | 'handoff' | 'halt';
@@ -138,32 +171,86 @@ export interface HaltMention { word: string; line: number; column: number; direc
 /** A `handoff <skill> to <agent>` occurrence anywhere in LOOP.md. */
 export interface HandoffMention { skill: string; agent: string; line: number; column: number }
 /** The first word of an ordered-list step in LOOP.md. */
-export interface StepVerb { word: string; line: number; column: number; section: string }
+export interface StepVerb {
+  word: string;
+  line: number;
+  column: number;
+  section: string;
+  /** the next word in the source (lower case, emphasis markers skipped; '' when none), for `hand off` */
+  next: string;
+}
 
-export interface LoopContract {
-  file: SourceFile;
+/** The LOOP.md facts. */
+export interface LoopFacts {
   sections: readonly Section[];
   transitions: readonly Transition[];
   malformed: readonly MalformedLine[];
   halts: readonly HaltMention[];
   handoffs: readonly HandoffMention[];
   steps: readonly StepVerb[];
+  /** line of the last line with text (1 for an empty file): where an appended section goes */
+  lastTextLine: number;
+}
+
+export interface LoopContract extends LoopFacts {
+  file: FileModel;
 }
 
 /** A state named in a SKILL.md state-model section. */
 export interface DeclaredState { name: string; line: number; column: number }
+
+/** A top-level heading of SKILL.md (for the configurable state-model sections). */
+export interface HeadingFact { key: string; depth: number; line: number; column: number }
+
+/**
+ * A backticked token of SKILL.md without whitespace, with the index (in SkillFacts.headings) of the
+ * top-level heading whose region holds it (-1 before the first), for the state-model sections.
+ */
+export interface CodeSpanFact {
+  name: string;
+  line: number;
+  column: number;
+  heading: number;
+  /** written inside that heading itself */
+  inHeading: boolean;
+}
+
+/** The SKILL.md facts. */
+export interface SkillFacts {
+  frontmatter: Frontmatter | null;
+  /** H2 sections */
+  sections: readonly Section[];
+  headings: readonly HeadingFact[];
+  codeSpans: readonly CodeSpanFact[];
+}
 
 export interface DirEntry { name: string; kind: 'file' | 'dir' | 'other' }
 
 export interface ReferencedFile {
   /** link target as written */
   target: string;
-  /** null when the file does not exist or cannot be read as text */
-  file: SourceFile | null;
+  /** null when the file does not exist or cannot be read as text (or references were not read) */
+  file: FileModel | null;
 }
 
 /** A relative `.md` link (or link definition) of a markdown file, as written. */
-export interface LinkTarget { target: string; line: number; column: number }
+export interface LinkTarget {
+  target: string;
+  line: number;
+  column: number;
+  /** where the destination itself is written */
+  urlLine: number;
+  urlColumn: number;
+}
+
+/** Everything the per-file phase extracts from one file; which parts are present depends on its kind. */
+export interface FileFacts {
+  file: FileModel;
+  skill?: SkillFacts;
+  loop?: LoopFacts;
+  /** legacy HANDOFFS.md transitions */
+  handoffs?: readonly Transition[];
+}
 
 export interface Skill {
   /** frontmatter `name`, or the directory name when there is none */
@@ -172,7 +259,7 @@ export interface Skill {
   dirName: string;
   /** project-relative directory path */
   dir: string;
-  skillFile: SourceFile;
+  skillFile: FileModel;
   frontmatter: Frontmatter | null;
   sections: readonly Section[];
   /** states declared in state-model sections (by alias), in document order, de-duplicated */
@@ -181,11 +268,11 @@ export interface Skill {
   /** LOOP.md exists but could not be read */
   loopReadError?: string;
   /** legacy HANDOFFS.md transitions, read only when the skill has no LOOP.md */
-  legacyHandoffs: { file: SourceFile; transitions: readonly Transition[] } | null;
+  legacyHandoffs: { file: FileModel; transitions: readonly Transition[] } | null;
   /** entries directly inside the skill directory, sorted by name */
   entries: readonly DirEntry[];
   /** text files directly inside `scripts/`, sorted by name (null if there is no scripts dir) */
-  scripts: readonly SourceFile[] | null;
+  scripts: readonly FileModel[] | null;
   /** relative `.md` links of SKILL.md, in document order (duplicates kept) */
   links: readonly LinkTarget[];
   /** markdown files linked from SKILL.md, by target */
@@ -215,7 +302,7 @@ export interface Project {
   skills: readonly Skill[];
   problems: readonly LoadProblem[];
   /** README.md at the project root, if any */
-  readme: SourceFile | null;
+  readme: FileModel | null;
   /** project-relative paths that exist (used by the loop-state-file rule) */
   existingPaths: ReadonlySet<string>;
 }

@@ -61,20 +61,22 @@ export function parseFrontmatter(file: SourceFile): Frontmatter | null {
 
   const entries: FrontmatterEntry[] = [];
   const nested: FrontmatterEntry[] = [];
-  const walk = (map: YamlNode, prefix: string, out: FrontmatterEntry[], jsMap: Record<string, unknown>) => {
+  const walk = (map: YamlNode, parents: readonly string[], out: FrontmatterEntry[], jsMap: Record<string, unknown>) => {
+    const prefix = parents.map((k) => `${k}.`).join('');
     if (!isMap(map)) return;
     for (const pair of map.items) {
       const k = pair.key as YamlNode | null;
       const key = isScalar(k) ? String(k.value) : String(k);
       const p = at(k?.range?.[0] ?? 0);
       const v = pair.value as YamlNode | null;
-      const entry: FrontmatterEntry = { key: prefix + key, value: jsMap?.[key], ...p };
+      const entry: FrontmatterEntry = { key: prefix + key, path: [...parents, key], value: jsMap?.[key], ...p };
       if (isScalar(v) && typeof v.source === 'string') entry.raw = v.source;
       out.push(entry);
-      if (v && isMap(v)) walk(v, `${prefix}${key}.`, nested, (jsMap?.[key] ?? {}) as Record<string, unknown>);
+      if (v && isMap(v)) walk(v, [...parents, key], nested, (jsMap?.[key] ?? {}) as Record<string, unknown>);
     }
   };
-  walk(contents, '', entries, fm.data);
+  walk(contents, [], entries, fm.data);
+  for (const e of entries) e.source = valueSource(lines, close + 1, e);
   fm.entries = entries;
   fm.nested = nested;
   return fm;
@@ -83,4 +85,25 @@ export function parseFrontmatter(file: SourceFile): Frontmatter | null {
 /** The entry for a top-level key, if present. */
 export function frontmatterEntry(fm: Frontmatter | null, key: string): FrontmatterEntry | undefined {
   return fm?.entries.find((e) => e.key === key);
+}
+
+/**
+ * The source text of an entry's value where it starts: what follows `key:` on the key's line
+ * (a trailing ` # comment` dropped), or, when that is empty, the first non-blank, non-comment line
+ * below it inside the frontmatter. `fence` is the 1-based line of the closing `---`.
+ */
+function valueSource(lines: readonly string[], fence: number, entry: FrontmatterEntry): string {
+  const line = lines[entry.line - 1] ?? '';
+  const afterKey = line.slice(entry.column - 1).match(/^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:]*?)\s*:(.*)$/u);
+  const rest = stripComment(afterKey?.[1] ?? '').trim();
+  if (rest !== '') return rest;
+  for (let i = entry.line; i < fence - 1 && i < lines.length; i++) {
+    const t = stripComment(lines[i]!).trim();
+    if (t !== '') return t;
+  }
+  return '';
+}
+
+function stripComment(s: string): string {
+  return s.trimStart().startsWith('#') ? '' : s.replace(/\s+#.*$/u, '');
 }

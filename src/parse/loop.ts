@@ -1,10 +1,11 @@
-/** LOOP.md → LoopContract: H2 sections, DSL transitions, halt/handoff mentions, step verbs. */
+/** LOOP.md → LoopFacts: H2 sections, DSL transitions, halt/handoff mentions, step verbs. */
 import type { List, ListItem, Paragraph, PhrasingContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import type { LoopContract, Section, SourceFile, StepVerb } from '../model/types.js';
+import type { LoopFacts, SourceFile, StepVerb } from '../model/types.js';
+import { positionAt } from '../util/text.js';
 import { visit } from '../util/visit.js';
 import { parseDsl } from './dsl.js';
-import { sectionAtLine, sectionsAt } from './sections.js';
+import { plainSection, sectionAtLine, sectionsAt, type ParsedSection } from './sections.js';
 
 const WORD = /^[\p{L}\p{M}\p{Nd}_]+(?:-[\p{L}\p{M}\p{Nd}_]+)*/u;
 
@@ -12,8 +13,15 @@ function firstPhrasing(p: Paragraph): PhrasingContent | undefined {
   return p.children[0];
 }
 
+/** The word after the step verb in the raw text (emphasis markers around either word are skipped). */
+function nextWord(file: SourceFile, line: number, column: number, word: string): string {
+  const at = (file.lineStarts[line - 1] ?? 0) + column - 1 + word.length;
+  const m = /^[*_~]*\s+[*_~]*([\p{L}\p{M}]+)/u.exec(file.text.slice(at, at + 200));
+  return m ? m[1]!.toLowerCase() : '';
+}
+
 /** The first word of each ordered-list item (the step's verb), with its place. */
-export function stepVerbs(file: SourceFile, sections: readonly Section[]): StepVerb[] {
+export function stepVerbs(file: SourceFile, sections: readonly ParsedSection[]): StepVerb[] {
   const out: StepVerb[] = [];
   if (!file.root) return out;
   visit(file.root, 'list', (node) => {
@@ -38,23 +46,24 @@ export function stepVerbs(file: SourceFile, sections: readonly Section[]): StepV
           column = inner.position.start.column;
         }
       }
-      out.push({ word: m[0], line, column, section: sectionAtLine(sections, line)?.title ?? '' });
+      const word = m[0];
+      out.push({ word, line, column, section: sectionAtLine(sections, line)?.title ?? '', next: nextWord(file, line, column, word) });
     }
   });
   out.sort((a, b) => a.line - b.line || a.column - b.column);
   return out;
 }
 
-export function parseLoop(file: SourceFile): LoopContract {
+export function loopFacts(file: SourceFile): LoopFacts {
   const sections = sectionsAt(file, 2);
   const dsl = parseDsl(file, sections);
   return {
-    file,
-    sections,
+    sections: sections.map(plainSection),
     transitions: dsl.transitions,
     malformed: dsl.malformed,
     halts: dsl.halts,
     handoffs: dsl.handoffs,
     steps: stepVerbs(file, sections),
+    lastTextLine: positionAt(file.lineStarts, file.text.trimEnd().length).line,
   };
 }

@@ -6,7 +6,6 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { SourceFile } from '../model/types.js';
 import { lineStarts } from '../util/text.js';
-import { collectSuppressions } from './suppressions.js';
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml', 'toml']);
 /**
@@ -27,9 +26,6 @@ export function parseMarkdown(text: string): Root {
 /** Build a SourceFile; `markdown` parses it into mdast as well. */
 export function sourceFile(path: string, text: string, markdown: boolean): SourceFile {
   const file: SourceFile = { path, text, lineStarts: lineStarts(text) };
-  if (markdown) {
-    file.root = parseMarkdown(text);
-    file.suppressions = collectSuppressions(text, file.root);
-  }
+  if (markdown) file.root = parseMarkdown(text);
   return file;
 }

@@ -2,10 +2,16 @@
 import type { Heading, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Section, SourceFile } from '../model/types.js';
+import { sectionKey } from '../util/text.js';
 
-/** Normalise a heading or config name for comparison: trimmed, single spaces, lower case. */
-export function sectionKey(title: string): string {
-  return title.trim().replace(/\s+/g, ' ').toLowerCase();
+/** A section while the file is parsed: also where its body and its nodes are. */
+export interface ParsedSection extends Section {
+  /** start/end offsets in the file text of the section body (after the heading) */
+  bodyStart: number;
+  bodyEnd: number;
+  /** index of the heading node in root.children, and the end index (exclusive) */
+  startIndex: number;
+  endIndex: number;
 }
 
 /** Heading text without a trailing `{#id .class}` attribute block. */
@@ -17,7 +23,7 @@ export function headingTitle(h: Heading): string {
  * Sections opened by headings of exactly `depth` among the top-level nodes. A section ends at the
  * next heading of depth ≤ `depth`.
  */
-export function sectionsAt(file: SourceFile, depth: number): Section[] {
+export function sectionsAt(file: SourceFile, depth: number): ParsedSection[] {
   const root = file.root as Root;
   return headingSections(file, root.children, (h) => h.depth === depth, (h) => h.depth <= depth);
 }
@@ -31,8 +37,8 @@ export function headingSections(
   nodes: readonly RootContent[],
   opens: (h: Heading) => boolean,
   closes: (h: Heading, opener: Heading) => boolean,
-): Section[] {
-  const out: Section[] = [];
+): ParsedSection[] {
+  const out: ParsedSection[] = [];
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i]!;
     if (n.type !== 'heading' || !opens(n)) continue;
@@ -63,14 +69,14 @@ export function headingSections(
   return out;
 }
 
-/** The top-level nodes inside a section (after its heading). */
-export function sectionNodes(file: SourceFile, s: Section): RootContent[] {
-  return (file.root as Root).children.slice(s.startIndex + 1, s.endIndex);
-}
-
 /** The section (if any) that contains a 1-based line. */
-export function sectionAtLine(sections: readonly Section[], line: number): Section | undefined {
-  let found: Section | undefined;
+export function sectionAtLine<S extends Section>(sections: readonly S[], line: number): S | undefined {
+  let found: S | undefined;
   for (const s of sections) if (s.line <= line) found = s;
   return found && line <= found.endLine ? found : undefined;
+}
+
+/** The plain Section (for the model) of a parsed one. */
+export function plainSection(s: ParsedSection): Section {
+  return { title: s.title, key: s.key, depth: s.depth, line: s.line, column: s.column, endLine: s.endLine };
 }

@@ -1,6 +1,6 @@
 import { reachableFrom } from '../graph/graph.js';
 import { defineRule } from '../engine/rule.js';
-import { selfLoopOnlyStates } from '../util/self-loops.js';
+import { selfLoopOnlyStates } from './lib/self-loops.js';
 
 /** Self-loop-only states that no entry point reaches (the reachable ones are sim-self-loop-only). */
 export default defineRule({

@@ -1,6 +1,5 @@
 import { defineRule, forEachSkill } from '../engine/rule.js';
-import { positionAt } from '../util/text.js';
-import { canonicalLoopSections } from '../util/loop-sections.js';
+import { canonicalLoopSections } from './lib/loop-sections.js';
 
 export default defineRule({
   meta: {
@@ -25,7 +24,6 @@ export default defineRule({
       if (!loop) return;
       const present = new Set(loop.sections.map((s) => s.key));
       // where a section goes when it is appended: the last line with text (line 1 of an empty file)
-      const end = positionAt(loop.file.lineStarts, loop.file.text.trimEnd().length);
       for (const c of canonical) {
         if (present.has(c.key)) continue;
         // it belongs before the first heading of a later canonical section, else at the end
@@ -40,7 +38,7 @@ export default defineRule({
           },
           at: before
             ? { file: loop.file.path, line: before.line, column: before.column }
-            : { file: loop.file.path, line: end.line, column: 1 },
+            : { file: loop.file.path, line: loop.lastTextLine, column: 1 },
           skill: skill.name,
         });
       }

@@ -1,5 +1,5 @@
 import { defineRule, forEachSkill } from '../engine/rule.js';
-import { TRANSITION_SECTION_KEY } from '../util/loop-sections.js';
+import { TRANSITION_SECTION_KEY } from './lib/loop-sections.js';
 
 export default defineRule({
   meta: {

@@ -1,5 +1,5 @@
 import { defineRule, forEachSkill } from '../engine/rule.js';
-import type { SourceFile, StepVerb } from '../model/types.js';
+import type { StepVerb } from '../model/types.js';
 import { didYouMean } from '../util/closest.js';
 
 /** First words that are not verbs: temporal conjunctions, articles, determiners, fillers (0.3.3's lists). */
@@ -16,15 +16,8 @@ const COMPOUNDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   cross: { reference: 'cross-reference' },
 };
 
-/** The word after the step verb in the raw text (emphasis markers around either word are skipped). */
-function nextWord(file: SourceFile, step: StepVerb): string {
-  const at = (file.lineStarts[step.line - 1] ?? 0) + step.column - 1 + step.word.length;
-  const m = /^[*_~]*\s+[*_~]*([\p{L}\p{M}]+)/u.exec(file.text.slice(at, at + 200));
-  return m ? m[1]!.toLowerCase() : '';
-}
-
 /** The verb a step spells, normalising `hand off` / `hand-off` → handoff, `cross reference` → cross-reference. */
-function spelledVerb(file: SourceFile, step: StepVerb): string[] {
+function spelledVerb(step: StepVerb): string[] {
   const w = step.word.toLowerCase();
   const out = [w];
   const parts = w.split('-');
@@ -32,7 +25,7 @@ function spelledVerb(file: SourceFile, step: StepVerb): string[] {
     const joined = COMPOUNDS[parts[0]!]?.[parts[1]!];
     if (joined) out.push(joined);
   } else if (parts.length === 1 && COMPOUNDS[w]) {
-    const joined = COMPOUNDS[w][nextWord(file, step)];
+    const joined = COMPOUNDS[w][step.next];
     if (joined) out.push(joined);
   }
   return out;
@@ -62,7 +55,7 @@ export default defineRule({
       for (const step of loop.steps) {
         const w = step.word.toLowerCase();
         if (SKIP.has(w) || /\p{Nd}/u.test(w)) continue;
-        if (spelledVerb(loop.file, step).some((v) => standard.has(v))) continue;
+        if (spelledVerb(step).some((v) => standard.has(v))) continue;
         report({
           messageId: 'nonstandard',
           data: {

@@ -1,18 +1,18 @@
 import type { Definition, Link } from 'mdast';
 import { defineRule } from '../engine/rule.js';
-import type { Skill } from '../model/types.js';
-import { bodyStartOffset, bodyStartPlace } from '../util/skill-places.js';
-import { skillSections } from '../util/skill-sections.js';
+import type { SourceFile } from '../model/types.js';
+import { bodyStartPlace } from './lib/skill-places.js';
+import { skillSections } from './lib/skill-sections.js';
 import { visit } from '../util/visit.js';
 
 /** `LOOP.md` (or `./LOOP.md`) as a whole token: not part of `MY-LOOP.md`, `x/LOOP.md` or `LOOP.mdx`. */
 const MENTION = /(?<![\w./\\-])(?:\.\/)?LOOP\.md(?![\w-])/u;
 
-/** A link or link definition in the body whose target is the skill's own LOOP.md. */
-function linksToLoop(skill: Skill): boolean {
-  if (!skill.skillFile.root) return false;
+/** A link or link definition whose target is the skill's own LOOP.md. */
+function linksToLoop(file: SourceFile): boolean {
+  if (!file.root) return false;
   let found = false;
-  visit(skill.skillFile.root, null, (n) => {
+  visit(file.root, null, (n) => {
     if (found || (n.type !== 'link' && n.type !== 'definition')) return;
     const target = (n as Link | Definition).url.replace(/[?#].*$/u, '');
     if (target === 'LOOP.md' || target === './LOOP.md') found = true;
@@ -35,10 +35,18 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
+  file: {
+    kinds: ['skill'],
+    // does SKILL.md link to LOOP.md, or name it in its body (after the frontmatter)?
+    check({ file, facts }) {
+      const end = facts.skill?.frontmatter?.endLine ?? null;
+      const body = end === null ? 0 : (file.lineStarts[end] ?? file.text.length);
+      return linksToLoop(file) || MENTION.test(file.text.slice(body));
+    },
+  },
+  check({ project, fileData, report }) {
     for (const skill of project.skills) {
-      if (skill.loop === null) continue;
-      if (linksToLoop(skill) || MENTION.test(skill.skillFile.text.slice(bodyStartOffset(skill)))) continue;
+      if (skill.loop === null || fileData(skill.skillFile.path) === true) continue;
       // where the reference belongs: the Description heading, else the start of the body
       const description = skillSections(skill, 'Description')[0];
       const at = description ? { line: description.line, column: description.column } : bodyStartPlace(skill);

@@ -1,6 +1,6 @@
 import { defineRule, forEachSkill } from '../engine/rule.js';
 import type { Section } from '../model/types.js';
-import { canonicalLoopSections } from '../util/loop-sections.js';
+import { canonicalLoopSections } from './lib/loop-sections.js';
 
 export default defineRule({
   meta: {

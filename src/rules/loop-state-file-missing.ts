@@ -1,5 +1,5 @@
 import { defineRule, type Place } from '../engine/rule.js';
-import { configKeyPlace } from '../util/config-place.js';
+import { configKeyPlace } from './lib/config-place.js';
 
 export default defineRule({
   meta: {

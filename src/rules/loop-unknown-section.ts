@@ -1,5 +1,5 @@
 import { defineRule, forEachSkill } from '../engine/rule.js';
-import { canonicalLoopSections } from '../util/loop-sections.js';
+import { canonicalLoopSections } from './lib/loop-sections.js';
 import { closest } from '../util/closest.js';
 
 export default defineRule({

@@ -1,6 +1,6 @@
 import { reachableFrom } from '../graph/graph.js';
 import { defineRule } from '../engine/rule.js';
-import { selfLoopOnlyStates } from '../util/self-loops.js';
+import { selfLoopOnlyStates } from './lib/self-loops.js';
 
 /** Self-loop-only states that an entry point reaches: a run that gets there never moves on. */
 export default defineRule({

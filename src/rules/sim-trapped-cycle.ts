@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { canReachTerminal, reachableFrom, type Edge, type StateGraph } from '../graph/graph.js';
-import { edgeLabel } from '../util/state-mention.js';
+import { edgeLabel } from './lib/state-mention.js';
 
 /** Split `states` (graph order) into groups connected by transitions in either direction. */
 function regions(g: StateGraph, states: readonly string[]): string[][] {

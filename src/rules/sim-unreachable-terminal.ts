@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { describePath, simulate } from '../graph/simulate.js';
-import { edgeLabel } from '../util/state-mention.js';
+import { edgeLabel } from './lib/state-mention.js';
 
 const plural = (n: number) => `${n} transition${n === 1 ? '' : 's'}`;
 

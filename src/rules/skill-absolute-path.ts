@@ -2,7 +2,7 @@ import type { Root } from 'mdast';
 import { defineRule } from '../engine/rule.js';
 import { isAbsoluteDestination, isMachineAbsolutePath, pathTokens } from '../util/paths.js';
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
-import { urlPosition, valuePosition } from '../util/source-map.js';
+import { urlPosition, valuePosition } from '../parse/source-map.js';
 
 export default defineRule({
   meta: {
@@ -19,23 +19,22 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
-      const root = file.root as Root | undefined;
-      if (!root) continue;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
+      const root = file.root as Root;
       const place = (p: { line: number; column: number }) => ({ file: file.path, line: p.line, column: p.column });
       const links = urlNodes(root).filter((n) => isAbsoluteDestination(n.url));
       for (const node of links) {
-        report({ messageId: 'absolute', data: { path: node.url }, at: place(urlPosition(file, node)), skill: skill.name });
+        report({ messageId: 'absolute', data: { path: node.url }, at: place(urlPosition(file, node)) });
       }
       for (const node of proseNodes(root, true)) {
         if (insideAny(node, links)) continue; // the link is reported once, at its destination
         for (const t of pathTokens(node.value)) {
           if (!isMachineAbsolutePath(t.text)) continue;
-          report({ messageId: 'absolute', data: { path: t.text }, at: place(valuePosition(file, node, t.index)), skill: skill.name });
+          report({ messageId: 'absolute', data: { path: t.text }, at: place(valuePosition(file, node, t.index)) });
         }
       }
-    }
+    },
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, textField } from '../util/frontmatter-fields.js';
+import { entryPlace, textField } from './lib/frontmatter-fields.js';
 
 /** Split at commas outside parentheses/brackets (`Bash(git add:*, git diff)` stays one tool). */
 function commaParts(text: string): string[] {

@@ -1,5 +1,4 @@
 import { defineRule } from '../engine/rule.js';
-import { lineCount } from '../util/text.js';
 
 const MAX_LINES = 500;
 
@@ -20,7 +19,7 @@ export default defineRule({
   },
   check({ project, report }) {
     for (const skill of project.skills) {
-      const lines = lineCount(skill.skillFile.text);
+      const lines = skill.skillFile.lineCount;
       if (lines <= MAX_LINES) continue;
       // the first line over the limit
       report({ messageId: 'tooLong', data: { lines }, at: { file: skill.skillFile.path, line: MAX_LINES + 1, column: 1 }, skill: skill.name });

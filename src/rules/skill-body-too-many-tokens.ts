@@ -31,16 +31,18 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const text = skill.skillFile.text;
-      const chars = charLength(text);
-      const tokens = Math.floor(chars / CHARS_PER_TOKEN);
-      if (tokens <= MAX_TOKENS) continue;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
+      const text = file.text;
+      // a quick bound first: a code point is one or two UTF-16 units
+      if (text.length <= MAX_TOKENS * CHARS_PER_TOKEN) return;
+      const tokens = Math.floor(charLength(text) / CHARS_PER_TOKEN);
+      if (tokens <= MAX_TOKENS) return;
       // the character that takes the estimate over the budget
       const crossing = codePointOffset(text, (MAX_TOKENS + 1) * CHARS_PER_TOKEN);
-      const { line, column } = positionAt(skill.skillFile.lineStarts, crossing);
-      report({ messageId: 'tooMany', data: { tokens }, at: { file: skill.skillFile.path, line, column }, skill: skill.name });
-    }
+      const { line, column } = positionAt(file.lineStarts, crossing);
+      report({ messageId: 'tooMany', data: { tokens }, at: { file: file.path, line, column } });
+    },
   },
 });

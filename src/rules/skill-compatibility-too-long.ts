@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, textField } from '../util/frontmatter-fields.js';
+import { entryPlace, textField } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
 
 const MAX = 500;

@@ -1,8 +1,5 @@
-import type { Root } from 'mdast';
 import { defineRule } from '../engine/rule.js';
 import { directoryLevels } from '../util/paths.js';
-import { urlNodes } from '../util/prose-nodes.js';
-import { urlPosition } from '../util/source-map.js';
 
 export default defineRule({
   meta: {
@@ -19,19 +16,14 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
-      const root = file.root as Root | undefined;
-      if (!root) continue;
-      const nodeAt = new Map(urlNodes(root).map((n) => [`${n.position?.start.line}:${n.position?.start.column}`, n]));
+  file: {
+    kinds: ['skill'],
+    check({ file, facts, report }) {
       // relative .md links and definitions only: URLs, absolute paths and #anchors are not file references
-      for (const link of skill.links) {
+      for (const link of facts.file.links) {
         if (directoryLevels(link.target) <= 1) continue; // `./refs/a.md` is one level
-        const node = nodeAt.get(`${link.line}:${link.column}`);
-        const p = node ? urlPosition(file, node) : link;
-        report({ messageId: 'deep', data: { target: link.target }, at: { file: file.path, line: p.line, column: p.column }, skill: skill.name });
+        report({ messageId: 'deep', data: { target: link.target }, at: { file: file.path, line: link.urlLine, column: link.urlColumn } });
       }
-    }
+    },
   },
 });

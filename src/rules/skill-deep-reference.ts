@@ -1,11 +1,7 @@
 import { posix } from 'node:path';
-import type { Root } from 'mdast';
 import { defineRule } from '../engine/rule.js';
-import { markdownLinkTargets } from '../parse/skill.js';
 import { resolveTarget } from '../util/paths.js';
-import { urlNodes } from '../util/prose-nodes.js';
-import { isContractFile, referencedFiles, skillLinks } from '../util/skill-files.js';
-import { urlPosition } from '../util/source-map.js';
+import { isContractFile, referencedFiles, skillLinks } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -15,6 +11,7 @@ export default defineRule({
     description: 'Check that files linked from SKILL.md do not send agents on to further reference files',
     scope: 'skill',
     reference: 'improved',
+    references: true,
     messages: {
       chain: {
         message: 'Reference chain deeper than one level: {target} references another reference file',
@@ -24,25 +21,22 @@ export default defineRule({
   },
   check({ project, report }) {
     for (const { skill, target, file } of referencedFiles(project.skills)) {
-      const root = file.root as Root | undefined;
       // LOOP.md / HANDOFFS.md are contracts and another skill's SKILL.md is that skill's business
-      if (!root || isContractFile(posix.basename(file.path))) continue;
+      if (isContractFile(posix.basename(file.path))) continue;
       const links = skillLinks(skill);
       const direct = new Set([skill.skillFile.path, ...links.map((l) => l.path)].map((p) => p.toLowerCase()));
       const own = file.path.toLowerCase();
-      const nested = markdownLinkTargets(root).find((l) => {
+      const nested = file.links.find((l) => {
         const path = resolveTarget(file.path, l.target).toLowerCase();
         // links back to SKILL.md, to itself, or to a file SKILL.md links anyway add no depth
         return path !== own && !direct.has(path);
       });
       if (!nested) continue;
-      const node = urlNodes(root).find((n) => n.position?.start.line === nested.line && n.position?.start.column === nested.column);
-      const p = node ? urlPosition(file, node) : nested;
       const from = links.find((l) => l.target === target);
       report({
         messageId: 'chain',
         data: { target },
-        at: { file: file.path, line: p.line, column: p.column },
+        at: { file: file.path, line: nested.urlLine, column: nested.urlColumn },
         skill: skill.name,
         related: from ? [{ message: `linked from ${skill.skillFile.path}`, file: skill.skillFile.path, line: from.line, column: from.column }] : [],
       });

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace } from '../util/frontmatter-fields.js';
+import { descriptionField, entryPlace } from './lib/frontmatter-fields.js';
 
 /** Opens with I / you / we as a word, or a contraction of them (I'm, you'll, we've, …). */
 const FIRST_OR_SECOND = /^(i|you|we)(?:['’](?:m|ll|ve|d|re))?(?=[\s,.;:!?]|$)/iu;

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace } from '../util/frontmatter-fields.js';
+import { descriptionField, entryPlace } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
 
 const MAX = 1024;

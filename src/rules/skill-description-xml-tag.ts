@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace } from '../util/frontmatter-fields.js';
+import { descriptionField, entryPlace } from './lib/frontmatter-fields.js';
 
 /**
  * A real markup tag: `<tag>`, `</tag>`, `<tag attr="v" flag>`, `<br/>`, or an HTML comment.

@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import type { Skill } from '../model/types.js';
-import { namePlace } from '../util/skill-places.js';
+import { namePlace } from './lib/skill-places.js';
 
 export default defineRule({
   meta: {

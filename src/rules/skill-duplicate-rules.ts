@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { skillSections } from '../util/skill-sections.js';
+import { skillSections } from './lib/skill-sections.js';
 
 export default defineRule({
   meta: {

@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
-import { l1RigidEntry } from '../util/level.js';
-import { hasSkillSection } from '../util/skill-sections.js';
+import { l1RigidEntry } from './lib/level.js';
+import { hasSkillSection } from './lib/skill-sections.js';
 
 export default defineRule({
   meta: {

@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import type { Skill } from '../model/types.js';
-import { entryPlace, textField } from '../util/frontmatter-fields.js';
+import { entryPlace, textField } from './lib/frontmatter-fields.js';
 
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:/iu;
 /** A file name a license lives in: LICENSE, LICENCE, COPYING (any case), optionally `-MIT`, `.md`… */

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { codeBlocks, type CodeBlock } from '../util/code.js';
+import { codeBlocks, type CodeBlock } from './lib/code.js';
 
 /** Characters of context (each side, inside the block) searched for a documentation word. */
 const WINDOW = 50;
@@ -105,20 +105,15 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
       for (const block of codeBlocks(file)) {
         if (NOT_CODE.has(block.lang)) continue;
         for (const m of magicNumbers(block)) {
-          report({
-            messageId: 'magic',
-            data: { digits: m.digits, line: m.line },
-            at: { file: file.path, line: m.line, column: m.column },
-            skill: skill.name,
-          });
+          report({ messageId: 'magic', data: { digits: m.digits, line: m.line }, at: { file: file.path, line: m.line, column: m.column } });
         }
       }
-    }
+    },
   },
 });

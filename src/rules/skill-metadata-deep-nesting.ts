@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, frontmatterField, usableFrontmatter, valueKind } from '../util/frontmatter-fields.js';
+import { entryPlace, frontmatterField, usableFrontmatter, valueKind } from './lib/frontmatter-fields.js';
 
 export default defineRule({
   meta: {
@@ -20,12 +20,10 @@ export default defineRule({
     for (const skill of project.skills) {
       const meta = frontmatterField(skill, 'metadata');
       if (!meta || meta.kind !== 'map') continue;
-      const map = meta.entry.value as Record<string, unknown>;
-      // direct children of `metadata`, in document order (the parser records them as `metadata.<key>`)
+      // direct children of `metadata`, in document order
       for (const e of usableFrontmatter(skill)?.nested ?? []) {
-        if (!e.key.startsWith('metadata.')) continue;
-        const child = e.key.slice('metadata.'.length);
-        if (!Object.hasOwn(map, child) || map[child] !== e.value) continue;
+        if (e.path.length !== 2 || e.path[0] !== 'metadata') continue;
+        const child = e.path[1]!;
         const kind = valueKind(e.value);
         if (kind !== 'map' && kind !== 'list') continue;
         report({

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, frontmatterField, valueSource } from '../util/frontmatter-fields.js';
+import { entryPlace, frontmatterField } from './lib/frontmatter-fields.js';
 
 export default defineRule({
   meta: {
@@ -25,7 +25,7 @@ export default defineRule({
       const f = frontmatterField(skill, 'metadata');
       if (!f || f.kind === 'null') continue;
       const at = entryPlace(skill, f.entry);
-      if ((f.kind === 'map' || f.kind === 'list') && /^[{[]/u.test(valueSource(skill, f.entry))) {
+      if ((f.kind === 'map' || f.kind === 'list') && /^[{[]/u.test(f.entry.source ?? '')) {
         report({ messageId: 'inline', data: {}, at, skill: skill.name });
       } else if (f.kind !== 'map') {
         const kind = f.kind === 'list' ? 'list' : f.kind === 'string' ? 'string' : `${typeof f.entry.value} value`;

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace, nameField, usableFrontmatter } from '../util/frontmatter-fields.js';
+import { descriptionField, entryPlace, nameField, usableFrontmatter } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
 
 const MAX_TOKENS = 100;

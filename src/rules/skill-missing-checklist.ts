@@ -1,9 +1,9 @@
 import type { Heading, List, ListItem } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { defineRule } from '../engine/rule.js';
-import type { Skill } from '../model/types.js';
-import { codeBlocks } from '../util/code.js';
-import { prose } from '../util/prose.js';
+import type { SourceFile } from '../model/types.js';
+import { codeBlocks } from './lib/code.js';
+import { prose } from './lib/prose.js';
 import { sentences } from '../util/sentences.js';
 import { lineCount } from '../util/text.js';
 import { visit } from '../util/visit.js';
@@ -19,8 +19,8 @@ const STEP_N = wordRegex('step(?=\\s+\\d)');
 const STEP_HEADING = /^\s*step\s+\d/iu;
 
 /** Does the skill already structure its work as a checklist or as numbered steps? */
-function hasChecklist(skill: Skill): boolean {
-  const root = skill.skillFile.root;
+function hasChecklist(file: SourceFile): boolean {
+  const root = file.root;
   if (!root) return false;
   let tasks = 0;
   let numbered = 0;
@@ -31,7 +31,7 @@ function hasChecklist(skill: Skill): boolean {
     else if (n.type === 'heading' && STEP_HEADING.test(toString(n as Heading))) stepHeadings++;
   });
   // a checklist template inside a code block ("copy this checklist") counts too
-  for (const block of codeBlocks(skill.skillFile)) {
+  for (const block of codeBlocks(file)) {
     for (const l of block.lines) {
       if (/^\s*[-*+]\s+\[[ xX]\]/u.test(l.text)) tasks++;
       else if (/^\s*\d+\.\s/u.test(l.text)) numbered++;
@@ -41,8 +41,8 @@ function hasChecklist(skill: Skill): boolean {
 }
 
 /** Offset (in the file) of the first multi-step signal, or null. */
-function firstSignal(skill: Skill): number | null {
-  const text = prose(skill.skillFile);
+function firstSignal(file: SourceFile): number | null {
+  const text = prose(file);
   let best: number | null = null;
   const consider = (offset: number) => {
     if (best === null || offset < best) best = offset;
@@ -83,14 +83,14 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
-      if (lineCount(file.text) < MIN_LINES) continue;
-      const signal = firstSignal(skill);
-      if (signal === null || hasChecklist(skill)) continue;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
+      if (lineCount(file.text) < MIN_LINES) return;
+      const signal = firstSignal(file);
+      if (signal === null || hasChecklist(file)) return;
       const { line, column } = prose(file).at(signal);
-      report({ messageId: 'missing', at: { file: file.path, line, column }, skill: skill.name });
-    }
+      report({ messageId: 'missing', at: { file: file.path, line, column } });
+    },
   },
 });

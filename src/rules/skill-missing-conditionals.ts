@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { prose } from '../util/prose.js';
+import { prose } from './lib/prose.js';
 import { lineCount } from '../util/text.js';
 import { firstMatch, wordRegex } from '../util/words.js';
 
@@ -24,15 +24,15 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
-      if (lineCount(file.text) < MIN_LINES) continue;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
+      if (lineCount(file.text) < MIN_LINES) return;
       const text = prose(file);
       const choice = firstMatch(CHOICE, text.text);
-      if (!choice || firstMatch(CONDITIONAL, text.text)) continue;
+      if (!choice || firstMatch(CONDITIONAL, text.text)) return;
       const { line, column } = text.at(choice.index);
-      report({ messageId: 'missing', at: { file: file.path, line, column }, skill: skill.name });
-    }
+      report({ messageId: 'missing', at: { file: file.path, line, column } });
+    },
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { prose } from '../util/prose.js';
+import { prose } from './lib/prose.js';
 import { lineCount, positionAt } from '../util/text.js';
 import { firstMatch, matchAll, wordRegex } from '../util/words.js';
 
@@ -29,15 +29,15 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
-      if (lineCount(file.text) < MIN_LINES) continue;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
+      if (lineCount(file.text) < MIN_LINES) return;
       const text = prose(file).text;
       const testing = matchAll(TESTING, text);
       const implementing = matchAll(IMPLEMENT, text);
-      if (testing.length === 0 || implementing.length === 0) continue;
-      if (firstMatch(VALIDATE, text) && firstMatch(FIX, text) && firstMatch(REPEAT, text)) continue;
+      if (testing.length === 0 || implementing.length === 0) return;
+      if (firstMatch(VALIDATE, text) && firstMatch(FIX, text) && firstMatch(REPEAT, text)) return;
       // the first line that mentions both; else the first mention of either
       const lineOf = (i: number) => positionAt(file.lineStarts, i).line;
       const implLines = new Set(implementing.map((m) => lineOf(m.index)));
@@ -47,7 +47,7 @@ export default defineRule({
         .sort((a, b) => a.index - b.index)[0];
       const at = both ?? [testing[0]!, implementing[0]!].sort((a, b) => a.index - b.index)[0]!;
       const { line, column } = positionAt(file.lineStarts, at.index);
-      report({ messageId: 'missing', at: { file: file.path, line, column }, skill: skill.name });
-    }
+      report({ messageId: 'missing', at: { file: file.path, line, column } });
+    },
   },
 });

@@ -1,7 +1,7 @@
 import { CONFIG_FILE } from '../config/load.js';
 import { defineRule } from '../engine/rule.js';
-import { bodyStartPlace } from '../util/skill-places.js';
-import { hasSkillSection, requiredSkillSections } from '../util/skill-sections.js';
+import { bodyStartPlace } from './lib/skill-places.js';
+import { hasSkillSection, requiredSkillSections } from './lib/skill-sections.js';
 
 export default defineRule({
   meta: {

@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
-import { bodyStartPlace } from '../util/skill-places.js';
-import { hasSkillSection, requiredSkillSections } from '../util/skill-sections.js';
+import { bodyStartPlace } from './lib/skill-places.js';
+import { hasSkillSection, requiredSkillSections } from './lib/skill-sections.js';
 
 export default defineRule({
   meta: {

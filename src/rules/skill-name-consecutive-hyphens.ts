@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, nameField } from '../util/frontmatter-fields.js';
+import { entryPlace, nameField } from './lib/frontmatter-fields.js';
 
 export default defineRule({
   meta: {

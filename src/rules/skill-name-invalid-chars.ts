@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, frontmatterField } from '../util/frontmatter-fields.js';
+import { entryPlace, frontmatterField } from './lib/frontmatter-fields.js';
 
 /** `My_Skill` → `my-skill`, `Café Tools` → `cafe-tools` (falls back to `running-tests`). */
 function kebab(name: string): string {

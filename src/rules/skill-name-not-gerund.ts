@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { isGerundName } from '../util/naming.js';
-import { namePlace } from '../util/skill-places.js';
+import { namePlace } from './lib/skill-places.js';
 
 export default defineRule({
   meta: {

@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { nameClass, type NameClass } from '../util/naming.js';
-import { namePlace } from '../util/skill-places.js';
+import { namePlace } from './lib/skill-places.js';
 
 const CLASSES: readonly NameClass[] = ['gerund', 'noun', 'action-prefix'];
 

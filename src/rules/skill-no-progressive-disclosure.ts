@@ -1,7 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { isContractFile, isMetaFile, mentionsFile, skillLinks } from '../util/skill-files.js';
-import { lineCount } from '../util/text.js';
+import { isContractFile, isMetaFile, markdownMentions, mentionsFile, skillLinks } from './lib/skill-files.js';
 
 const MAX_LINES = 200;
 
@@ -20,15 +19,21 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
+  file: {
+    kinds: ['skill'],
+    // which markdown files SKILL.md names (the directory listing is the project phase's)
+    check: ({ file }) => markdownMentions(file.text),
+  },
+  check({ project, fileData, report }) {
     for (const skill of project.skills) {
       const file = skill.skillFile;
-      const lines = lineCount(file.text);
+      const lines = file.lineCount;
       if (lines <= MAX_LINES) continue;
+      const mentions = fileData(file.path) ?? [];
       // LOOP.md / HANDOFFS.md are part of the skill format, not extracted reference material
       const linked = skillLinks(skill).some((l) => !isContractFile(posix.basename(l.path)));
       const mentioned = skill.entries.some(
-        (e) => e.kind === 'file' && /\.md$/iu.test(e.name) && !isContractFile(e.name) && !isMetaFile(e.name) && mentionsFile(file.text, e.name, skill.dirName),
+        (e) => e.kind === 'file' && /\.md$/iu.test(e.name) && !isContractFile(e.name) && !isMetaFile(e.name) && mentionsFile(mentions, e.name, skill.dirName),
       );
       if (linked || mentioned) continue;
       report({ messageId: 'monolithic', data: { lines }, at: { file: file.path, line: lines, column: 1 }, skill: skill.name });

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { isContractFile, isMetaFile, mentionsFile, skillLinks } from '../util/skill-files.js';
+import { isContractFile, isMetaFile, markdownMentions, mentionsFile, skillLinks } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -17,14 +17,20 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
+  file: {
+    kinds: ['skill'],
+    // which markdown files SKILL.md names (the directory listing is the project phase's)
+    check: ({ file }) => markdownMentions(file.text),
+  },
+  check({ project, fileData, report }) {
     for (const skill of project.skills) {
+      const mentions = fileData(skill.skillFile.path) ?? [];
       const linked = new Set(skillLinks(skill).map((l) => l.path.toLowerCase()));
       for (const entry of skill.entries) {
         // files only; the skill format's own files and repository files for people are not references
         if (entry.kind !== 'file' || !/\.md$/iu.test(entry.name) || isContractFile(entry.name) || isMetaFile(entry.name)) continue;
         const path = posix.join(skill.dir, entry.name);
-        if (linked.has(path.toLowerCase()) || mentionsFile(skill.skillFile.text, entry.name, skill.dirName)) continue;
+        if (linked.has(path.toLowerCase()) || mentionsFile(mentions, entry.name, skill.dirName)) continue;
         report({ messageId: 'orphan', data: { file: entry.name }, at: { file: path, line: 1, column: 1 }, skill: skill.name });
       }
     }

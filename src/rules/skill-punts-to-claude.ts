@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { codeBlocks, type CodeBlock, type CodeLine } from '../util/code.js';
+import { codeBlocks, type CodeBlock, type CodeLine } from './lib/code.js';
 
 /** `except:`, `except Exception:`, `except (BaseException) as e:` — a bare or catch-all clause. */
 const CATCH_ALL = /^(?<indent>[ \t]*)except(?:\s*\(?\s*(?:Exception|BaseException)\s*\)?(?:\s+as\s+\w+)?)?\s*:(?<rest>.*)$/u;
@@ -50,15 +50,15 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
       for (const block of codeBlocks(file)) {
         for (const l of punts(block)) {
           const column = l.column + indentOf(l.text);
-          report({ messageId: 'punt', at: { file: file.path, line: l.line, column }, skill: skill.name });
+          report({ messageId: 'punt', at: { file: file.path, line: l.line, column } });
         }
       }
-    }
+    },
   },
 });

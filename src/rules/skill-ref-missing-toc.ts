@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { isContractFile, referencedFiles, skillLinks } from '../util/skill-files.js';
+import { isContractFile, referencedFiles, skillLinks } from './lib/skill-files.js';
 import { lineCount } from '../util/text.js';
-import { hasTableOfContents } from '../util/toc.js';
+import { hasTableOfContents } from './lib/toc.js';
 
 const MAX_LINES = 100;
 
@@ -14,6 +14,7 @@ export default defineRule({
     description: 'Require a table of contents in reference files longer than 100 lines',
     scope: 'skill',
     reference: 'improved',
+    references: true,
     messages: {
       noToc: {
         message: "Reference file '{target}' has {lines} lines but no table of contents",
@@ -21,12 +22,16 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
+  file: {
+    kinds: ['reference', 'readme'],
+    check: ({ file }) => lineCount(file.text) > MAX_LINES && !hasTableOfContents(file),
+  },
+  check({ project, fileData, report }) {
     for (const { skill, target, file } of referencedFiles(project.skills)) {
       // LOOP.md, HANDOFFS.md and SKILL.md files are contracts, not reference files
       if (isContractFile(posix.basename(file.path))) continue;
-      const lines = lineCount(file.text);
-      if (lines <= MAX_LINES || hasTableOfContents(file)) continue;
+      const lines = file.lineCount;
+      if (fileData(file.path) !== true) continue;
       const from = skillLinks(skill).find((l) => l.target === target);
       report({
         messageId: 'noToc',

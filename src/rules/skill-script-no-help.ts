@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { scriptLanguage } from '../util/script.js';
+import { scriptLanguage } from './lib/script.js';
 
 /**
  * Visible help: a `--help` or `-h` option token (not `re-hash`, not curl's `-H`), a `usage:` text
@@ -28,13 +28,12 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      for (const script of skill.scripts ?? []) {
-        if (scriptLanguage(script) === null || HELP.some((re) => re.test(script.text))) continue;
-        const name = script.path.split('/').pop()!;
-        report({ messageId: 'noHelp', data: { file: name }, at: { file: script.path, line: 1, column: 1 }, skill: skill.name });
-      }
-    }
+  file: {
+    kinds: ['script'],
+    check({ file: script, report }) {
+      if (scriptLanguage(script) === null || HELP.some((re) => re.test(script.text))) return;
+      const name = script.path.split('/').pop()!;
+      report({ messageId: 'noHelp', data: { file: name }, at: { file: script.path, line: 1, column: 1 } });
+    },
   },
 });

@@ -1,7 +1,7 @@
 import { builtinModules } from 'node:module';
 import { defineRule } from '../engine/rule.js';
 import type { SourceFile } from '../model/types.js';
-import { scriptLanguage } from '../util/script.js';
+import { scriptLanguage } from './lib/script.js';
 
 /** PEP 723 block, its `dependencies =` line, npm:/jsr: specifiers, bundler/inline. */
 const MARKER = /^#\s*\/\/\/\s*script\s*$|^#\s*dependencies\s*=|["'](?:npm|jsr):|\brequire\s*\(?\s*["']bundler\/inline["']/mu;
@@ -51,13 +51,12 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      for (const script of skill.scripts ?? []) {
-        if (MARKER.test(script.text) || !needsDeclaration(script)) continue;
-        const name = script.path.split('/').pop()!;
-        report({ messageId: 'noDeps', data: { file: name }, at: { file: script.path, line: 1, column: 1 }, skill: skill.name });
-      }
-    }
+  file: {
+    kinds: ['script'],
+    check({ file: script, report }) {
+      if (MARKER.test(script.text) || !needsDeclaration(script)) return;
+      const name = script.path.split('/').pop()!;
+      report({ messageId: 'noDeps', data: { file: name }, at: { file: script.path, line: 1, column: 1 } });
+    },
   },
 });

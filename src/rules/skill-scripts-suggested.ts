@@ -1,6 +1,6 @@
 import type { InlineCode } from 'mdast';
 import { defineRule } from '../engine/rule.js';
-import { codeBlocks } from '../util/code.js';
+import { codeBlocks } from './lib/code.js';
 import { positionAt } from '../util/text.js';
 import { visit } from '../util/visit.js';
 
@@ -25,10 +25,10 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      if (skill.scripts !== null) continue;
-      const file = skill.skillFile;
+  file: {
+    kinds: ['skill'],
+    // the first command in SKILL.md; whether the skill has a scripts/ directory is the project's
+    check({ file }) {
       const places: { line: number; column: number }[] = [];
       for (const block of codeBlocks(file)) {
         if (block.fenced && RUNNABLE.has(block.lang)) {
@@ -54,9 +54,14 @@ export default defineRule({
           if (m) places.push(positionAt(file.lineStarts, start + m.index));
         });
       }
-      const first = places.sort((a, b) => a.line - b.line || a.column - b.column)[0];
-      if (!first) continue;
-      report({ messageId: 'suggested', at: { file: file.path, ...first }, skill: skill.name });
+      return places.sort((a, b) => a.line - b.line || a.column - b.column)[0];
+    },
+  },
+  check({ project, fileData, report }) {
+    for (const skill of project.skills) {
+      const first = fileData(skill.skillFile.path);
+      if (skill.scripts !== null || !first) continue;
+      report({ messageId: 'suggested', at: { file: skill.skillFile.path, ...first }, skill: skill.name });
     }
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { prose } from '../util/prose.js';
+import { prose } from './lib/prose.js';
 import { matchAll, wordRegex } from '../util/words.js';
 
 /** The reference's synonym groups, in its order (the message lists found words in this order). */
@@ -34,9 +34,9 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
       const text = prose(file);
       for (const group of GROUPS) {
         const re = wordRegex(group.map((w) => EXCEPT[w] ?? w).join('|'));
@@ -47,8 +47,8 @@ export default defineRule({
         const firstWord = hits[0]!.word;
         const switchAt = hits.find((h) => h.word !== firstWord)!;
         const { line, column } = text.at(switchAt.index);
-        report({ messageId: 'synonyms', data: { found: found.join(', ') }, at: { file: file.path, line, column }, skill: skill.name });
+        report({ messageId: 'synonyms', data: { found: found.join(', ') }, at: { file: file.path, line, column } });
       }
-    }
+    },
   },
 });

@@ -1,7 +1,7 @@
 import type { Root, Yaml } from 'mdast';
 import { defineRule } from '../engine/rule.js';
 import { proseNodes } from '../util/prose-nodes.js';
-import { valuePosition } from '../util/source-map.js';
+import { valuePosition } from '../parse/source-map.js';
 import { positionAt } from '../util/text.js';
 
 const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
@@ -30,23 +30,22 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
-      const root = file.root as Root | undefined;
-      if (!root) continue;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
+      const root = file.root as Root;
       const at = (p: { line: number; column: number }) => ({ file: file.path, line: p.line, column: p.column });
       // the frontmatter is loaded at startup: a date in the description goes stale too
       const yaml = root.children.find((n): n is Yaml => n.type === 'yaml');
       const start = yaml?.position?.start.offset;
       const end = yaml?.position?.end.offset;
       if (start !== undefined && end !== undefined) {
-        for (const i of matches(file.text.slice(start, end))) report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + i)), skill: skill.name });
+        for (const i of matches(file.text.slice(start, end))) report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + i)) });
       }
       // prose only: code blocks and inline code are quoted literally
       for (const node of proseNodes(root, false)) {
-        for (const i of matches(node.value)) report({ messageId: 'dated', at: at(valuePosition(file, node, i)), skill: skill.name });
+        for (const i of matches(node.value)) report({ messageId: 'dated', at: at(valuePosition(file, node, i)) });
       }
-    }
+    },
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { prose } from '../util/prose.js';
+import { prose } from './lib/prose.js';
 import { matchAll, wordRegex } from '../util/words.js';
 
 /** More than this many equivalent options is too many. */
@@ -30,9 +30,9 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
       const text = prose(file);
       for (const m of matchAll(OPTIONS, text.text)) {
         const count = m.word.split(/\s/u)[0]!.toLowerCase();
@@ -40,8 +40,8 @@ export default defineRule({
         if (!(n > MAX_OPTIONS)) continue;
         const shown = count in NUMBER_WORDS ? String(n) : count.replace(/^0+(?=\d)/u, '');
         const { line, column } = text.at(m.index);
-        report({ messageId: 'tooMany', data: { n: shown }, at: { file: file.path, line, column }, skill: skill.name });
+        report({ messageId: 'tooMany', data: { n: shown }, at: { file: file.path, line, column } });
       }
-    }
+    },
   },
 });

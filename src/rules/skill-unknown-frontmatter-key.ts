@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { closest } from '../util/closest.js';
-import { entryPlace, usableFrontmatter } from '../util/frontmatter-fields.js';
+import { entryPlace, usableFrontmatter } from './lib/frontmatter-fields.js';
 
 /** Top-level SKILL.md keys that some agent or loopkit itself reads (docs/rules/skill-unknown-frontmatter-key.md). */
 const KNOWN_FRONTMATTER_KEYS: readonly string[] = [

@@ -2,7 +2,7 @@ import type { Root } from 'mdast';
 import { defineRule } from '../engine/rule.js';
 import { isWindowsPath, pathTokens } from '../util/paths.js';
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
-import { urlPosition, valuePosition } from '../util/source-map.js';
+import { urlPosition, valuePosition } from '../parse/source-map.js';
 
 export default defineRule({
   meta: {
@@ -19,22 +19,21 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
-    for (const skill of project.skills) {
-      const file = skill.skillFile;
-      const root = file.root as Root | undefined;
-      if (!root) continue;
+  file: {
+    kinds: ['skill'],
+    check({ file, report }) {
+      const root = file.root as Root;
       const at = (p: { line: number; column: number }) => ({ file: file.path, line: p.line, column: p.column });
       // a link destination never legitimately contains a backslash
       const links = urlNodes(root).filter((n) => n.url.includes('\\'));
-      for (const node of links) report({ messageId: 'backslash', at: at(urlPosition(file, node)), skill: skill.name });
+      for (const node of links) report({ messageId: 'backslash', at: at(urlPosition(file, node)) });
       // text values have markdown escapes decoded: `\_` or `\|` is not a backslash
       for (const node of proseNodes(root, true)) {
         if (insideAny(node, links)) continue; // the link is reported once, at its destination
         for (const t of pathTokens(node.value)) {
-          if (isWindowsPath(t.text)) report({ messageId: 'backslash', at: at(valuePosition(file, node, t.index)), skill: skill.name });
+          if (isWindowsPath(t.text)) report({ messageId: 'backslash', at: at(valuePosition(file, node, t.index)) });
         }
       }
-    }
+    },
   },
 });

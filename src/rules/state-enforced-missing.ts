@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { configKeyPlace } from '../util/config-place.js';
+import { configKeyPlace } from './lib/config-place.js';
 
 /** Every `enforced_states` entry must appear in some transition. */
 export default defineRule({

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { firstMentionPlace } from '../util/state-mention.js';
+import { firstMentionPlace } from './lib/state-mention.js';
 import { stateNameProblem } from '../util/naming.js';
 
 export default defineRule({

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { reportMissingEdge } from '../util/required-edge.js';
+import { reportMissingEdge } from './lib/required-edge.js';
 
 /** Bug feedback loops: the QA and acceptance states must lead back to `bug_feedback_return_to`. */
 export default defineRule({

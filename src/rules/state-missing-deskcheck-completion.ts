@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { reportMissingEdge } from '../util/required-edge.js';
+import { reportMissingEdge } from './lib/required-edge.js';
 
 /** Desk check pattern: `deskcheck_state → deskcheck_forward_to` must be a transition. */
 export default defineRule({

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { firstMentionPlace } from '../util/state-mention.js';
+import { firstMentionPlace } from './lib/state-mention.js';
 
 export default defineRule({
   meta: {

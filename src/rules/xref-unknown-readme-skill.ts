@@ -28,27 +28,38 @@ export default defineRule({
       },
     },
   },
-  check({ project, config, report }) {
+  file: {
+    kinds: ['readme'],
+    // the backticked names in README.md that look like skill names
+    check({ file }) {
+      const out: { token: string; line: number; column: number }[] = [];
+      if (!file.root) return out;
+      visit(file.root, 'inlineCode', (node) => {
+        const code = node as InlineCode;
+        const token = code.value.trim();
+        if (!KEBAB.test(token) || !isGerundName(token) || EXCEPTIONS.has(token)) return;
+        if (token.endsWith('-agent') || token.startsWith('story-')) return;
+        out.push({ token, line: code.position?.start.line ?? 1, column: code.position?.start.column ?? 1 });
+      });
+      return out;
+    },
+  },
+  check({ project, config, fileData, report }) {
     const readme = project.readme;
-    if (!readme?.root) return;
+    if (!readme) return;
     const names = project.skills.map((s) => s.name);
     const skip = new Set([
-      ...EXCEPTIONS,
       ...names,
       ...config.enforced_states.map((s) => s.name),
       ...config.halt_reasons.map((r) => `halted-${r}`),
     ]);
-    visit(readme.root, 'inlineCode', (node) => {
-      const code = node as InlineCode;
-      const token = code.value.trim();
-      if (!KEBAB.test(token) || !isGerundName(token) || skip.has(token)) return;
-      if (token.endsWith('-agent') || token.startsWith('story-')) return;
-      const line = code.position?.start.line ?? 1;
+    for (const { token, line, column } of fileData(readme.path) ?? []) {
+      if (skip.has(token)) continue;
       report({
         messageId: 'unknown',
         data: { token, line, suggestion: didYouMean(token, names, (s) => `\`${s}\``) },
-        at: { file: readme.path, line, column: code.position?.start.column ?? 1 },
+        at: { file: readme.path, line, column },
       });
-    });
+    }
   },
 });

@@ -1,4 +1,4 @@
-/** Text helpers shared by the parsers: decoding, line tables, offsets → positions. */
+/** Text helpers shared by the parsers and rules: decoding, line tables, offsets → positions. */
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -69,4 +69,9 @@ export function charLength(text: string): number {
   let n = 0;
   for (const _ of text) n++;
   return n;
+}
+
+/** Normalise a heading or config name for comparison: trimmed, single spaces, lower case. */
+export function sectionKey(title: string): string {
+  return title.trim().replace(/\s+/g, ' ').toLowerCase();
 }

@@ -2,8 +2,8 @@
  * The desk-check and bug-feedback rules share one check: once a configured state appears in the
  * graph, a configured direct transition must exist; report it at the config key that names it.
  */
-import type { RuleContext } from '../engine/rule.js';
-import { hasEdge } from '../graph/graph.js';
+import type { RuleContext } from '../../engine/rule.js';
+import { hasEdge } from '../../graph/graph.js';
 import { configKeyPlace } from './config-place.js';
 import { firstMentionRelated } from './state-mention.js';
 

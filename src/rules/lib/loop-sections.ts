@@ -2,8 +2,8 @@
  * The canonical LOOP.md sections of `canonical_loop_sections`, de-duplicated by sectionKey() (so
  * matching is case- and space-insensitive), in configured order.
  */
-import type { Config } from '../config/schema.js';
-import { sectionKey } from '../parse/sections.js';
+import type { Config } from '../../config/schema.js';
+import { sectionKey } from '../../util/text.js';
 
 export interface CanonicalSection {
   /** the name as configured (trimmed, single spaces) */

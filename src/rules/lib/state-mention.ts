@@ -1,6 +1,6 @@
 /** A `related` pointer at the first transition that names a state. */
-import type { Related } from '../engine/diagnostic.js';
-import { firstMention, type Edge, type StateGraph } from '../graph/graph.js';
+import type { Related } from '../../engine/diagnostic.js';
+import { firstMention, type Edge, type StateGraph } from '../../graph/graph.js';
 
 /** "`transition a → b`"-style label of an edge: `a → b`. */
 export function edgeLabel(e: Edge): string {

@@ -1,5 +1,5 @@
 /** Self-loop-only states: every outgoing transition of the state leads back to the state itself. */
-import type { Edge, StateGraph } from '../graph/graph.js';
+import type { Edge, StateGraph } from '../../graph/graph.js';
 
 export interface SelfLoopOnly {
   state: string;

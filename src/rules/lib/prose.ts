@@ -10,8 +10,8 @@
  */
 import type { Link, Root, Text } from 'mdast';
 import type { Node, Parent } from 'unist';
-import type { SourceFile } from '../model/types.js';
-import { positionAt } from './text.js';
+import type { SourceFile } from '../../model/types.js';
+import { positionAt } from '../../util/text.js';
 
 const NOT_PROSE = new Set([
   'code', 'inlineCode', 'html', 'yaml', 'toml', 'definition', 'image', 'imageReference', 'math', 'inlineMath',

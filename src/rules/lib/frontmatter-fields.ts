@@ -2,8 +2,7 @@
  * Reading SKILL.md frontmatter values for rules: the parsed value as the user wrote it, together
  * with the entry (key position) that holds it.
  */
-import type { Frontmatter, FrontmatterEntry, Skill } from '../model/types.js';
-import { splitLines } from './text.js';
+import type { Frontmatter, FrontmatterEntry, Skill } from '../../model/types.js';
 
 /**
  * The skill's frontmatter when it can be judged: present, closed and valid YAML. Null otherwise
@@ -63,29 +62,6 @@ export function nameField(skill: Skill): { entry: FrontmatterEntry; text: string
 /** The frontmatter `description`, trimmed (a block scalar's final line break is not part of it). */
 export function descriptionField(skill: Skill): { entry: FrontmatterEntry; text: string } | undefined {
   return textField(skill, 'description', true);
-}
-
-/**
- * The source text of an entry's value where it starts: what follows `key:` on the key's line
- * (a trailing ` # comment` dropped), or, when that is empty, the first non-blank, non-comment line
- * below it inside the frontmatter. Used to tell a flow collection (`{a: b}`) from a block one.
- */
-export function valueSource(skill: Skill, entry: FrontmatterEntry): string {
-  const lines = splitLines(skill.skillFile.text);
-  const fence = skill.frontmatter?.endLine ?? lines.length + 1; // 1-based line of the closing `---`
-  const line = lines[entry.line - 1] ?? '';
-  const afterKey = line.slice(entry.column - 1).match(/^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:]*?)\s*:(.*)$/u);
-  const rest = stripComment(afterKey?.[1] ?? '').trim();
-  if (rest !== '') return rest;
-  for (let i = entry.line; i < fence - 1 && i < lines.length; i++) {
-    const t = stripComment(lines[i]!).trim();
-    if (t !== '') return t;
-  }
-  return '';
-}
-
-function stripComment(s: string): string {
-  return s.trimStart().startsWith('#') ? '' : s.replace(/\s+#.*$/u, '');
 }
 
 /** The report place of a frontmatter key in the skill's SKILL.md. */

@@ -1,7 +1,7 @@
 /** Where a setting is written in `.loopkit.yaml`, for diagnostics about the configuration. */
-import { CONFIG_FILE } from '../config/load.js';
-import type { Place } from '../engine/rule.js';
-import type { Project } from '../model/types.js';
+import { CONFIG_FILE } from '../../config/load.js';
+import type { Place } from '../../engine/rule.js';
+import type { Project } from '../../model/types.js';
 
 /**
  * The place of a config key given by its dotted path (`deskcheck_state`, `enforced_states.0.name`).

@@ -1,5 +1,5 @@
 /** What language a file in a skill's scripts/ directory is written in (by extension, else shebang). */
-import type { SourceFile } from '../model/types.js';
+import type { SourceFile } from '../../model/types.js';
 
 export type ScriptLanguage = 'python' | 'javascript' | 'typescript' | 'ruby' | 'shell';
 

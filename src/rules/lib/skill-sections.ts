@@ -2,9 +2,9 @@
  * The SKILL.md sections required by `canonical_skill_sections`, sorted into the ones with their own
  * rule (Description, Rules, the state model) and the rest. Matching uses sectionKey() everywhere.
  */
-import type { Config } from '../config/schema.js';
-import type { Skill } from '../model/types.js';
-import { sectionKey } from '../parse/sections.js';
+import type { Config } from '../../config/schema.js';
+import type { Skill } from '../../model/types.js';
+import { sectionKey } from '../../util/text.js';
 
 export interface RequiredSkillSections {
   description: boolean;

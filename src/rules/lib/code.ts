@@ -4,8 +4,8 @@
  * reported at its real line and column.
  */
 import type { Code, Root } from 'mdast';
-import type { SourceFile } from '../model/types.js';
-import { visit } from './visit.js';
+import type { SourceFile } from '../../model/types.js';
+import { visit } from '../../util/visit.js';
 
 export interface CodeLine {
   /** the line as it appears in the block value (container indentation removed) */

@@ -1,5 +1,5 @@
 /** Places in a SKILL.md that several rules point at (the `name` key, the start of the body). */
-import type { Skill } from '../model/types.js';
+import type { Skill } from '../../model/types.js';
 
 export interface LinePlace {
   line: number;
@@ -23,13 +23,5 @@ function bodyLineIndex(skill: Skill): number {
  * where something missing from the body of SKILL.md belongs. Never past the last line.
  */
 export function bodyStartPlace(skill: Skill): LinePlace {
-  const lines = skill.skillFile.lineStarts.length;
-  return { line: Math.min(bodyLineIndex(skill) + 1, lines), column: 1 };
-}
-
-/** Offset in the SKILL.md text where the body (everything after the frontmatter) starts. */
-export function bodyStartOffset(skill: Skill): number {
-  const i = bodyLineIndex(skill);
-  const starts = skill.skillFile.lineStarts;
-  return i < starts.length ? starts[i]! : skill.skillFile.text.length;
+  return { line: Math.min(bodyLineIndex(skill) + 1, skill.skillFile.lines), column: 1 };
 }

@@ -6,7 +6,7 @@
  */
 import type { Definition, Image, InlineCode, Link, Text } from 'mdast';
 import type { SourceFile } from '../model/types.js';
-import { positionAt } from './text.js';
+import { positionAt } from '../util/text.js';
 
 const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/u;
 const CHARACTER_REFERENCE = /^&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|[A-Za-z][A-Za-z0-9]{0,31});/u;

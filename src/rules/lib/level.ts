@@ -1,5 +1,5 @@
 /** The `level: L1-RIGID` frontmatter convention (trimmed, case-insensitive). */
-import type { FrontmatterEntry, Skill } from '../model/types.js';
+import type { FrontmatterEntry, Skill } from '../../model/types.js';
 
 /** The frontmatter `level` entry when it says L1-RIGID, else undefined. */
 export function l1RigidEntry(skill: Skill): FrontmatterEntry | undefined {

@@ -2,9 +2,10 @@
 import { posix } from 'node:path';
 import type { Heading, Link, List, Root } from 'mdast';
 import type { Node } from 'unist';
-import type { SourceFile } from '../model/types.js';
-import { headingTitle, sectionKey } from '../parse/sections.js';
-import { visit } from './visit.js';
+import type { SourceFile } from '../../model/types.js';
+import { headingTitle } from '../../parse/sections.js';
+import { sectionKey } from '../../util/text.js';
+import { visit } from '../../util/visit.js';
 
 const TOC_HEADINGS = new Set(['contents', 'table of contents', 'toc', 'on this page']);
 /** `[TOC]`, `[[_TOC_]]`, `${toc}` and `<!-- toc -->` markers that renderers expand. */

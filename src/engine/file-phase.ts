@@ -1,0 +1,63 @@
+/**
+ * The per-file phase: one file → its outcome (facts, the problems found in it alone, and the data
+ * the rules' file parts return). Pure: the outcome depends on nothing but the job, so it can be
+ * cached by content and computed on a worker thread. The mdast tree and the text are dropped here.
+ */
+import type { FileFacts, FileKind } from '../model/types.js';
+import { extractFile } from '../parse/extract.js';
+import type { Related } from './diagnostic.js';
+import type { Place, Rule } from './rule.js';
+
+export interface FileJob {
+  path: string;
+  kind: FileKind;
+  text: string;
+}
+
+/** A problem as a rule's file part reported it: no severity, message not yet filled in. */
+export interface RawDiagnostic {
+  code: string;
+  messageId: string;
+  data?: Record<string, string | number>;
+  at: Place;
+  related?: Related[];
+}
+
+export interface FileOutcome {
+  facts: FileFacts;
+  diagnostics: RawDiagnostic[];
+  /** rule code → what its file part returned (absent when it returned nothing) */
+  data: Record<string, unknown>;
+  /** milliseconds this file took (not cached) */
+  ms?: { parse: number; extract: number; rules: number };
+}
+
+export function processFile(job: FileJob, rules: readonly Rule[]): FileOutcome {
+  const { source, facts, parseMs, extractMs } = extractFile(job.path, job.kind, job.text);
+  const t0 = performance.now();
+  const diagnostics: RawDiagnostic[] = [];
+  const data: Record<string, unknown> = {};
+  for (const rule of rules) {
+    const part = rule.file;
+    if (!part || !part.kinds.includes(job.kind)) continue;
+    const code = rule.meta.code;
+    try {
+      const out = part.check({
+        file: source,
+        kind: job.kind,
+        facts,
+        report(input) {
+          if (!(input.messageId in rule.meta.messages)) throw new Error(`rule ${code} reported unknown messageId '${input.messageId}'`);
+          const d: RawDiagnostic = { code, messageId: input.messageId, at: input.at };
+          if (input.data) d.data = input.data;
+          if (input.related && input.related.length > 0) d.related = input.related;
+          diagnostics.push(d);
+        },
+      });
+      if (out !== undefined) data[code] = out;
+    } catch (e) {
+      diagnostics.push({ code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: job.path, line: null, column: null } });
+    }
+  }
+  return { facts, diagnostics, data, ms: { parse: parseMs, extract: extractMs, rules: performance.now() - t0 } };
+}

@@ -1,21 +1,26 @@
 /**
  * Command-line wiring only: arguments → lint() → reporter → exit code.
  * Exit codes: 0 no errors, 1 errors found, 2 usage, config or I/O failure. Never calls process.exit.
+ *
+ * Start-up matters (loopkit runs on every commit): the markdown parser and the YAML parser and
+ * schema of the configuration are imported by the engine only when a file must be parsed (the
+ * cache does not have it) or the configuration read; `--help` and `--version` load neither.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_FILE, ConfigError } from './config/load.js';
+import { CONFIG_FILE, ConfigError } from './config/errors.js';
 import { cacheFilePath } from './engine/cache.js';
-import { lint, loadModel, UsageError, type LintResult } from './engine/run.js';
+import { UsageError } from './engine/errors.js';
+import { lint, loadModel, type LintResult } from './engine/run.js';
 import type { RunnerOptions } from './engine/runner.js';
 import { ProjectError } from './parse/errors.js';
 import { githubReport } from './reporters/github.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { jsonReport } from './reporters/json.js';
-import { sarifReport } from './reporters/sarif.js';
 import { displayPath } from './reporters/paths.js';
+import { sarifReport } from './reporters/sarif.js';
 import { textReport } from './reporters/text.js';
 import { VERSION } from './version.js';
 

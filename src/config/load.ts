@@ -2,37 +2,13 @@
  * Reads and validates `.loopkit.yaml`. Never prints and never falls back to defaults silently:
  * a broken file is a ConfigError (exit 2) that says where and what was expected.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { closest } from '../util/closest.js';
-import { decodeUtf8 } from '../util/text.js';
+import { CONFIG_FILE, ConfigError, type ConfigIssue } from './errors.js';
+import { readConfigFile, type ConfigSource } from './read.js';
+
+export { CONFIG_FILE, ConfigError, type ConfigIssue };
 import { CONFIG_KEYS, configSchema, defaultConfig, type Config, type ConfigPositions } from './schema.js';
-
-export const CONFIG_FILE = '.loopkit.yaml';
-
-export interface ConfigIssue {
-  line: number | null;
-  column: number | null;
-  field: string | null;
-  detail: string;
-}
-
-/** A config the user must fix; every issue is located (file:line:col) when the place is known. */
-export class ConfigError extends Error {
-  readonly issues: readonly ConfigIssue[];
-  constructor(readonly file: string, issues: ConfigIssue | ConfigIssue[]) {
-    const list = Array.isArray(issues) ? issues : [issues];
-    super(list.map((i) => formatIssue(file, i)).join('\n'));
-    this.issues = list;
-    this.name = 'ConfigError';
-  }
-}
-
-function formatIssue(file: string, i: ConfigIssue): string {
-  const where = i.line === null ? file : `${file}:${i.line}:${i.column ?? 1}`;
-  return `${where}: ${i.field ? `${i.field}: ` : ''}${i.detail}`;
-}
 
 const issue = (line: number | null, column: number | null, field: string | null, detail: string): ConfigIssue =>
   ({ line, column, field, detail });
@@ -97,26 +73,13 @@ function collectPositions(
 
 /** Load `<root>/.loopkit.yaml`. Throws ConfigError for anything the user must fix. */
 export function loadConfig(root: string): LoadedConfig {
-  const abs = join(root, CONFIG_FILE);
-  let st;
-  try {
-    st = statSync(abs);
-  } catch {
-    return { config: defaultConfig(), positions: new Map(), valuePositions: new Map(), file: null, warnings: [] };
-  }
-  if (!st.isFile()) {
-    throw new ConfigError(CONFIG_FILE, issue(null, null, null, 'is not a regular file'));
-  }
-  let text: string;
-  try {
-    const decoded = decodeUtf8(readFileSync(abs));
-    if (decoded === null) throw new ConfigError(CONFIG_FILE, issue(null, null, null, 'is not valid UTF-8 text'));
-    text = decoded;
-  } catch (e) {
-    if (e instanceof ConfigError) throw e;
-    throw new ConfigError(CONFIG_FILE, issue(null, null, null, `cannot be read: ${(e as Error).message}`));
-  }
-  return parseConfigText(text, CONFIG_FILE);
+  return configFromSource(readConfigFile(root));
+}
+
+/** The configuration a config file (or its absence) gives. */
+export function configFromSource(source: ConfigSource): LoadedConfig {
+  if (source.text === null) return { config: defaultConfig(), positions: new Map(), valuePositions: new Map(), file: null, warnings: [] };
+  return parseConfigText(source.text, source.file);
 }
 
 /** Parse and validate config text (exported for tests). */

@@ -2,7 +2,7 @@
  * The `.loopkit.yaml` schema: every field of the configuration reference with its default,
  * plus loopkit's own additions (`rules`, `loop_state_files`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DEFAULT_STANDARD_VERBS = [
   'trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete',

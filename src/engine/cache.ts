@@ -4,12 +4,18 @@
  * format. Never stale: a changed file misses; another loopkit version, a foreign or corrupt file,
  * or a different format is ignored (and rewritten). The per-file phase depends on nothing else —
  * not on the configuration — so a config change keeps the cache valid.
+ *
+ * It also keeps the validated configuration, keyed by the SHA-1 of `.loopkit.yaml` (a valid one
+ * only: a broken config is reported every time), so an unchanged project is checked without
+ * loading the YAML parser or the schema.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { VERSION } from '../version.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { ConfigSource } from '../config/read.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 
 /** Bumped whenever the shape of FileOutcome or the extraction changes without a version change. */
@@ -23,12 +29,25 @@ interface CacheEntry {
   o: FileOutcome;
 }
 
+/** A LoadedConfig as JSON (its maps as entry lists). */
+interface CachedConfig {
+  h: string;
+  config: LoadedConfig['config'];
+  positions: [string, { line: number; column: number }][];
+  valuePositions: [string, { line: number; column: number }][];
+  file: string | null;
+  warnings: LoadedConfig['warnings'];
+}
+
 interface CacheDocument {
   magic: typeof MAGIC;
   version: string;
   format: number;
+  config?: CachedConfig;
   entries: Record<string, CacheEntry>;
 }
+
+const configKey = (source: ConfigSource) => (source.text === null ? '-' : contentHash(source.text));
 
 /** The user's cache directory for loopkit (XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows). */
 export function userCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
@@ -93,6 +112,7 @@ function hasOddNumber(value: unknown, depth = 0): boolean {
 
 export class ResultCache {
   private entries: Record<string, CacheEntry> = {};
+  private configEntry: CachedConfig | undefined;
   private oddNumbers = false;
   private readonly used = new Map<string, CacheEntry>();
   private dirty = false;
@@ -114,12 +134,34 @@ export class ResultCache {
       const doc = JSON.parse(text, text.includes('"$num"') ? reviver : undefined) as Partial<CacheDocument>;
       if (doc.magic === MAGIC && doc.version === VERSION && doc.format === FORMAT && doc.entries && typeof doc.entries === 'object') {
         this.entries = doc.entries;
+        this.configEntry = doc.config;
         this.oddNumbers = text.includes('"$num"');
         return;
       }
     } catch {
       // corrupt: ignored, rewritten below
     }
+    this.dirty = true;
+  }
+
+  /** The validated configuration of this config file, when it was seen before. */
+  getConfig(source: ConfigSource): LoadedConfig | undefined {
+    if (!this.loaded) this.load();
+    const c = this.configEntry;
+    if (!c || c.h !== configKey(source) || !c.config || !Array.isArray(c.positions) || !Array.isArray(c.valuePositions)) return undefined;
+    return { config: c.config, positions: new Map(c.positions), valuePositions: new Map(c.valuePositions), file: c.file, warnings: c.warnings };
+  }
+
+  setConfig(source: ConfigSource, loaded: LoadedConfig): void {
+    if (!this.loaded) this.load();
+    this.configEntry = {
+      h: configKey(source),
+      config: loaded.config,
+      positions: [...loaded.positions],
+      valuePositions: [...loaded.valuePositions],
+      file: loaded.file,
+      warnings: loaded.warnings,
+    };
     this.dirty = true;
   }
 
@@ -154,6 +196,7 @@ export class ResultCache {
     if (!this.loaded) return;
     if (!this.dirty && this.used.size === Object.keys(this.entries).length) return;
     const doc: CacheDocument = { magic: MAGIC, version: VERSION, format: FORMAT, entries: Object.fromEntries(this.used) };
+    if (this.configEntry) doc.config = this.configEntry;
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.file), { recursive: true });

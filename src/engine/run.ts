@@ -4,7 +4,9 @@
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
+import { ConfigError } from '../config/errors.js';
+import type { LoadedConfig } from '../config/load.js';
+import { readConfigFile } from '../config/read.js';
 import type { Config, SeveritySetting } from '../config/schema.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
@@ -13,6 +15,7 @@ import { ProjectError } from '../parse/errors.js';
 import { exists, isDirectory } from '../parse/fs.js';
 import { rules } from '../rules/index.js';
 import { closest } from '../util/closest.js';
+import { UsageError } from './errors.js';
 import { compareDiagnostics, interpolate, type Diagnostic, type Related, type Severity } from './diagnostic.js';
 import type { FileOutcome, RawDiagnostic } from './file-phase.js';
 import { loadProject, type FileRunner, type LoadedProject } from './project.js';
@@ -118,9 +121,9 @@ function projectDirectory(rootAsTyped: string): string {
 /** Read a project (the root as the user typed it) into the contract model and its graph. */
 export async function loadModel(rootAsTyped: string, options: RunnerOptions = {}): Promise<Model> {
   const root = projectDirectory(rootAsTyped);
-  const loaded = loadConfig(root);
   const runner = createRunner(options, rules);
   try {
+    const loaded = await runner.config(readConfigFile(root));
     const { project } = await loadProject({ root, displayRoot: rootAsTyped, loaded, references: false, runner });
     return { loaded, project, graph: buildGraph(project) };
   } finally {
@@ -132,6 +135,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const t0 = performance.now();
   const index = ruleIndex();
   let selected: readonly Rule[] = rules;
+  let enabled: { rule: Rule; severity: Severity }[] = [];
   if (options.only && options.only.length > 0) {
     const chosen = options.only.map((name) => {
       const r = index.get(name);
@@ -145,16 +149,16 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   }
 
   const root = projectDirectory(options.root);
-  const loaded = loadConfig(root);
-  const overrides = resolveSeverities(index, loaded);
-  const enabled = selected
-    .map((rule) => ({ rule, severity: overrides.get(rule) ?? rule.meta.defaultSeverity }))
-    .filter((r): r is { rule: Rule; severity: Severity } => r.severity !== 'off');
-  const t1 = performance.now();
-
   const runner = createRunner(options, rules);
   let loadedProject: LoadedProject;
+  let t1: number;
   try {
+    const loaded = await runner.config(readConfigFile(root));
+    const overrides = resolveSeverities(index, loaded);
+    enabled = selected
+      .map((rule) => ({ rule, severity: overrides.get(rule) ?? rule.meta.defaultSeverity }))
+      .filter((r): r is { rule: Rule; severity: Severity } => r.severity !== 'off');
+    t1 = performance.now();
     loadedProject = await loadProject({
       root,
       displayRoot: options.root,
@@ -310,12 +314,6 @@ function suppressionsByFile(project: Project, index: ReadonlyMap<string, Rule>):
   return out;
 }
 
-/** A bad command line (exit 2). */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
 
+export { UsageError };
 export type { Config, FileKind, FileRunner };

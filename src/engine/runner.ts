@@ -3,6 +3,8 @@
  * thread, or — when there is enough text to parse for it to pay — on worker threads.
  */
 import { availableParallelism } from 'node:os';
+import type { LoadedConfig } from '../config/load.js';
+import type { ConfigSource } from '../config/read.js';
 import type { Rule } from './rule.js';
 import { contentHash, ResultCache } from './cache.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
@@ -32,6 +34,8 @@ export interface RunnerStats {
 }
 
 export interface Runner extends FileRunner {
+  /** the validated configuration of this config file: from the cache, else loaded (and cached) */
+  config(source: ConfigSource): Promise<LoadedConfig>;
   stats(): RunnerStats;
   /** save the cache and stop the worker threads */
   close(): Promise<void>;
@@ -80,6 +84,14 @@ export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Ru
   }
 
   return {
+    async config(source) {
+      const hit = cache?.getConfig(source);
+      if (hit) return hit;
+      // the YAML parser and the schema are loaded only when the config must be read
+      const loaded = (await import('../config/load.js')).configFromSource(source);
+      cache?.setConfig(source, loaded);
+      return loaded;
+    },
     async run(jobs) {
       if (!cache) return compute(jobs);
       const out = new Array<FileOutcome>(jobs.length);

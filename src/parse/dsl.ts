@@ -175,6 +175,10 @@ const HANDOFF_MENTION = /(?<![\p{L}\p{M}\p{Nd}_-])handoff\s+([\p{L}\p{M}\p{Nd}_]
 
 /** Every `halt <word>` and `handoff <skill> to <agent>` on a line (whole words only). */
 function scanMentions(line: string, lineNo: number, halts: HaltMention[], handoffs: HandoffMention[]): void {
+  // most lines name neither: a cheap test first
+  const lower = line.toLowerCase();
+  const hasHalt = lower.includes('halt');
+  if (!hasHalt && !line.includes('handoff')) return;
   const plain = line.replace(/`/g, ' ');
   // a directive is a line that opens with the lower-case keyword; only its first word is the reason
   const opener = /^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?=halt\s)/u.exec(plain);

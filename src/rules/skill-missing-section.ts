@@ -1,4 +1,4 @@
-import { CONFIG_FILE } from '../config/load.js';
+import { CONFIG_FILE } from '../config/errors.js';
 import { defineRule } from '../engine/rule.js';
 import { bodyStartPlace } from './lib/skill-places.js';
 import { hasSkillSection, requiredSkillSections } from './lib/skill-sections.js';

@@ -1,5 +1,5 @@
 /** Where a setting is written in `.loopkit.yaml`, for diagnostics about the configuration. */
-import { CONFIG_FILE } from '../../config/load.js';
+import { CONFIG_FILE } from '../../config/errors.js';
 import type { Place } from '../../engine/rule.js';
 import type { Project } from '../../model/types.js';
 

@@ -42,13 +42,37 @@ function isAutolink(link: Link): boolean {
   return link.url === value || link.url.endsWith(`:${value}`) || link.url.endsWith(`//${value}`);
 }
 
+/**
+ * Literal autolinks as GitHub renders them (`www.example.com`, `https://example.com/a`,
+ * `team@example.com`, `mailto:team@example.com`): a URL is no prose. The parser does not load the
+ * GFM autolink extension (it is the costliest to parse and nothing else needs it); these follow its
+ * rules closely enough for word heuristics: a `www.` or `http(s)://` start at a word boundary, up to
+ * white space or `<`, without trailing punctuation or an unbalanced `)`.
+ */
+const LITERAL_URL = /(?<![\p{L}\p{N}_])(?:www\.|https?:\/\/)[^\s<]*|(?<![\p{L}\p{N}_+.\-/])(?:(?:mailto|xmpp):)?[\p{L}\p{N}_+.-]+@[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+/gu;
+const TRAILING = /[?!.,:*_~'"]$/u;
+
+/** The end of a literal URL match without its trailing punctuation. */
+function urlEnd(text: string, start: number, end: number): number {
+  for (;;) {
+    const url = text.slice(start, end);
+    if (TRAILING.test(url)) end--;
+    else if (url.endsWith(')') && (url.match(/\(/gu)?.length ?? 0) < (url.match(/\)/gu)?.length ?? 0)) end--;
+    else {
+      const entity = /&[\p{L}\p{N}]+;$/u.exec(url);
+      if (!entity) return end;
+      end -= entity[0].length;
+    }
+  }
+}
+
 /** The prose of a markdown source file (computed once per file). */
 export function prose(file: SourceFile): Prose {
   const hit = cache.get(file);
   if (hit) return hit;
   const src = file.text;
-  const chars: string[] = [];
-  for (let i = 0; i < src.length; i++) chars.push(src[i] === '\n' ? '\n' : ' ');
+  // the prose ranges, in document order (text nodes never overlap)
+  const ranges: number[] = [];
   const blocks: ProseBlock[] = [];
   const root = file.root as Root | undefined;
   if (root) {
@@ -60,7 +84,15 @@ export function prose(file: SourceFile): Prose {
       const start = node.position?.start.offset;
       const end = node.position?.end.offset;
       if (node.type === 'text' && start !== undefined && end !== undefined) {
-        for (let i = start; i < end; i++) chars[i] = src[i] === '\r' ? ' ' : src[i]!;
+        // literal URLs inside the text are not prose
+        let at = start;
+        const text = src.slice(start, end);
+        for (const m of text.matchAll(LITERAL_URL)) {
+          const from = start + m.index;
+          ranges.push(at, from);
+          at = start + urlEnd(text, m.index, m.index + m[0].length);
+        }
+        ranges.push(at, end);
         continue;
       }
       if ((node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell') && start !== undefined && end !== undefined) {
@@ -70,8 +102,25 @@ export function prose(file: SourceFile): Prose {
       if (Array.isArray(children)) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
+  // the text with everything else blanked: spaces, line breaks kept (so offsets stay the file's)
+  const parts: string[] = [];
+  let at = 0;
+  for (let i = 0; i < ranges.length; i += 2) {
+    const from = ranges[i]!;
+    const to = ranges[i + 1]!;
+    if (to <= from) continue;
+    if (from > at) parts.push(blank(src.slice(at, from)));
+    parts.push(src.slice(from, to).replace(/\r/gu, ' '));
+    at = to;
+  }
+  if (at < src.length) parts.push(blank(src.slice(at)));
   const starts = file.lineStarts;
-  const result: Prose = { text: chars.join(''), blocks, at: (offset) => positionAt(starts, offset) };
+  const result: Prose = { text: parts.join(''), blocks, at: (offset) => positionAt(starts, offset) };
   cache.set(file, result);
   return result;
+}
+
+/** Every character but a line break as a space. */
+function blank(s: string): string {
+  return s.replace(/[^\n]/g, ' '); // per UTF-16 unit: offsets stay the file's
 }

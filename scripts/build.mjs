@@ -1,0 +1,48 @@
+// Builds the published package into dist/: loopkit as bundled ESM programs (no module resolution
+// through node_modules at run time), laid out so that each run loads only what it needs:
+//   dist/cli.js      the command line with the engine, the rules and the reporters
+//   dist/worker.js   a worker thread of the per-file phase
+//   dist/chunks/     code loaded on demand: the markdown parser (only when a file must be parsed,
+//                    i.e. is not in the cache), the YAML parser and the schema of .loopkit.yaml
+//                    (only when the configuration is not in the cache), and what cli and worker share
+//   dist/version.js  the version alone (`loopkit --version` loads nothing else)
+//   dist/index.js    the library API, one file
+// Type declarations come from tsc (dist/**/*.d.ts). `--metafile` writes dist/meta.json, the size
+// of every module in every output file (e.g. for https://esbuild.github.io/analyze/).
+import { build } from 'esbuild';
+import { rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist`;
+rmSync(outdir, { recursive: true, force: true });
+
+const common = {
+  absWorkingDir: root,
+  outdir,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: !process.argv.includes('--no-minify'),
+  sourcemap: 'linked',
+  legalComments: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  // CommonJS dependencies (fast-glob) call require() for Node's own modules
+  banner: { js: "import { createRequire as __loopkitRequire } from 'node:module'; const require = __loopkitRequire(import.meta.url);" },
+};
+
+const program = await build({
+  ...common,
+  entryPoints: { cli: 'src/cli.ts', worker: 'src/engine/worker.ts' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+});
+const library = await build({ ...common, entryPoints: { index: 'src/index.ts' } });
+await build({ ...common, entryPoints: { version: 'src/version.ts' }, banner: {}, sourcemap: false });
+
+if (process.argv.includes('--metafile')) {
+  const outputs = { ...program.metafile.outputs, ...library.metafile.outputs };
+  writeFileSync(`${outdir}/meta.json`, JSON.stringify({ inputs: { ...program.metafile.inputs, ...library.metafile.inputs }, outputs }));
+}

@@ -1,71 +1,132 @@
-// Benchmark: `loopkit check` on generated projects of growing size, in child processes.
-// Prints the median wall time of repeated runs, time per skill, the ratio to the smallest size
-// (linear scaling keeps the ratio near the size ratio) and the peak resident memory.
-// Usage: node bench/run.mjs [--sizes 50,200,800] [--runs 5]
+// The benchmark: whole-process runs of `loopkit check` on generated projects of realistic content
+// (bench/generate.mjs), next to `node -e 0` measured alongside, pair by pair, so the ratios hold on
+// a noisy machine. For each size it measures three modes:
+//   cold     no result cache: every file is parsed
+//   cached   --cache, nothing changed since the last run
+//   changed  --cache, one SKILL.md changed since the last run
+// and prints per mode the median wall time, CPU time (user + system, all threads), peak resident
+// memory, time per skill and the median of the wall-time ratios to `node -e 0`.
+//
+// Usage: npm run bench -- [--sizes 24,240,2400,9600] [--runs N] [--modes cold,cached,changed]
+//                         [--phases] [--concurrency auto|off|N] [--keep]
+//   --runs N    counted runs per mode (default 5 up to 240 skills, 3 above); one warm-up run first
+//   --phases    also print loopkit's own --timing breakdown of one run per size and mode
+//   --keep      keep the generated projects (printed paths) instead of deleting them
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateProject } from './generate.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : def;
 };
-const sizes = opt('--sizes', '50,200,800').split(',').map(Number);
-const runs = Number(opt('--runs', '5'));
-const bin = new URL('../bin/loopkit.js', import.meta.url).pathname;
+const sizes = opt('--sizes', '24,240,2400,9600').split(',').map(Number);
+const modes = opt('--modes', 'cold,cached,changed').split(',');
+const fixedRuns = opt('--runs', undefined);
+const concurrency = opt('--concurrency', undefined);
+const bin = fileURLToPath(new URL('../bin/loopkit.js', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'loopkit-bench-'));
 
-function generate(n) {
-  const root = mkdtempSync(join(tmpdir(), `loopkit-bench-${n}-`));
-  writeFileSync(join(root, '.loopkit.yaml'), 'loop_state_files: []\nenforced_states:\n  - name: done\n');
-  for (let i = 0; i < n; i++) {
-    const name = `running-step-${i}`;
-    const dir = join(root, 'skills', name);
-    mkdirSync(dir, { recursive: true });
-    const from = `in-step-${i}`;
-    const to = i === n - 1 ? 'done' : `in-step-${i + 1}`;
-    const next = i === n - 1 ? 'done' : `running-step-${i + 1}`;
-    writeFileSync(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Runs step ${i} of the generated pipeline. Use when benchmarking loopkit.\n---\n## Description\n\nStep ${i}; the contract is in [LOOP.md](LOOP.md).\n\n## Rules\n\n1. Keep going.\n\n## State Model\n\nMoves from \`${from}\` to \`${to}\` or \`halted-stall\`.\n` + `\nFiller paragraph with some words to parse. `.repeat(40) + '\n');
-    writeFileSync(join(dir, 'LOOP.md'), `## Entry Conditions\n\nReady.\n\n## Loop State Schema\n\n| field | type |\n|---|---|\n| story | str |\n\n## Single Iteration Step\n\n1. Call the tool.\n2. Wait for the result.\n3. Complete the step.\n\n## Proof of Progress\n\nA result.\n\n## State Transition Rule\n\ntransition ${from} → ${to}\ntrigger the step is complete\nhandoff ${next} to agent-${i}\n\ntransition ${from} → halted-stall\nhalt stall after 10 iterations\n\n## Halt Conditions\n\nhalt stall after 10 iterations\n\n## Handoff Target\n\nhandoff ${next} to agent-${i}\n`);
-  }
-  return root;
+// every measured process reports its own resource usage at exit (all threads, peak RSS)
+const hook = join(work, 'rusage.cjs');
+writeFileSync(
+  hook,
+  "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.LOOPKIT_BENCH_RUSAGE, JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, rss: u.maxRSS / 1024 })); });\n",
+);
+const usageFile = join(work, 'usage.json');
+
+/** One whole-process run: wall seconds, CPU seconds, peak MiB, exit status. */
+function measure(argv) {
+  rmSync(usageFile, { force: true });
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--require', hook, ...argv], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LOOPKIT_BENCH_RUSAGE: usageFile, NO_COLOR: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`run failed (${r.status}): ${argv.join(' ')}\n${r.stderr}`);
+  const u = JSON.parse(readFileSync(usageFile, 'utf8'));
+  return { wall, cpu: u.cpu, rss: u.rss, stderr: r.stderr.toString() };
 }
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-const rows = [];
-for (const n of sizes) {
-  const root = generate(n);
-  const times = [];
-  const rss = [];
-  for (let r = 0; r < runs; r++) {
-    const t0 = process.hrtime.bigint();
-    const res = spawnSync(process.execPath, ['--input-type=module', '-e', `
-      const { main } = await import(${JSON.stringify(new URL('../dist/cli.js', import.meta.url).href)});
-      let out = '';
-      const code = await main([${JSON.stringify(root)}, '--json'], { stdout: (s) => { out += s; }, stderr: () => {}, env: {}, isTTY: false });
-      const doc = JSON.parse(out);
-      process.stdout.write(JSON.stringify({ code, skills: doc.skills_checked, rss: process.resourceUsage().maxRSS }));
-    `], { encoding: 'utf8', input: '' });
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (res.status !== 0) throw new Error(`bench run failed: ${res.stderr}`);
-    const info = JSON.parse(res.stdout);
-    if (info.skills !== n) throw new Error(`expected ${n} skills, got ${info.skills}`);
-    times.push(ms);
-    rss.push(info.rss / 1024);
-  }
-  rmSync(root, { recursive: true, force: true });
-  rows.push({ n, ms: median(times), rss: median(rss) });
+function checkArgs(root, mode, cacheDir) {
+  const a = [bin, 'check', root];
+  if (mode !== 'cold') a.push('--cache', '--cache-location', cacheDir);
+  if (concurrency) a.push('--concurrency', concurrency);
+  return a;
 }
 
-const base = rows[0];
-console.log('skills  median ms  ms/skill  time ratio  size ratio  peak RSS MiB');
+const rows = [];
+const phases = [];
+console.log(`loopkit benchmark · node ${process.version} · ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
+for (const n of sizes) {
+  const root = join(work, `project-${n}`);
+  const t = performance.now();
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  generateProject(root, n);
+  const changing = join(root, 'skills', 'running-step-0', 'SKILL.md');
+  const original = readFileSync(changing, 'utf8');
+  console.log(`\n${n} skills: generated in ${((performance.now() - t) / 1000).toFixed(1)} s at ${root}`);
+  const runs = Number(fixedRuns ?? (n <= 240 ? 5 : 3));
+  for (const mode of modes) {
+    const cacheDir = join(work, `cache-${n}`);
+    rmSync(cacheDir, { recursive: true, force: true });
+    let edit = 0;
+    const prepare = () => {
+      if (mode === 'changed') writeFileSync(changing, `${original}\nChanged ${++edit}.\n`);
+    };
+    // warm-up (fills the cache for the cached modes)
+    prepare();
+    measure(checkArgs(root, mode, cacheDir));
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      prepare();
+      const a = measure(checkArgs(root, mode, cacheDir));
+      const b = measure(['-e', '0']);
+      samples.push({ ...a, node: b.wall, ratio: a.wall / b.wall });
+    }
+    if (args.includes('--phases')) {
+      prepare();
+      phases.push({ n, mode, text: measure([...checkArgs(root, mode, cacheDir), '--timing']).stderr });
+    }
+    const row = {
+      n,
+      mode,
+      wall: median(samples.map((s) => s.wall)),
+      cpu: median(samples.map((s) => s.cpu)),
+      rss: Math.max(...samples.map((s) => s.rss)),
+      node: median(samples.map((s) => s.node)),
+      ratio: median(samples.map((s) => s.ratio)),
+      runs,
+    };
+    rows.push(row);
+    console.log(
+      `  ${mode.padEnd(8)} wall ${row.wall.toFixed(3)} s  cpu ${row.cpu.toFixed(3)} s  peak ${row.rss.toFixed(0)} MiB  ` +
+        `${((row.wall / n) * 1000).toFixed(2)} ms/skill  ${row.ratio.toFixed(2)} × node -e 0 (${(row.node * 1000).toFixed(0)} ms)  [${runs} runs]`,
+    );
+  }
+  writeFileSync(changing, original);
+  if (!args.includes('--keep')) rmSync(root, { recursive: true, force: true });
+}
+
+console.log('\n| skills | mode | wall (median) | CPU | peak memory | per skill | × `node -e 0` |');
+console.log('|---:|---|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `${String(r.n).padStart(6)}  ${r.ms.toFixed(0).padStart(9)}  ${(r.ms / r.n).toFixed(2).padStart(8)}  ${(r.ms / base.ms).toFixed(2).padStart(10)}  ${(r.n / base.n).toFixed(2).padStart(10)}  ${r.rss.toFixed(0).padStart(12)}`,
+    `| ${r.n} | ${r.mode} | ${r.wall.toFixed(3)} s | ${r.cpu.toFixed(3)} s | ${r.rss.toFixed(0)} MiB | ${((r.wall / r.n) * 1000).toFixed(2)} ms | ${r.ratio.toFixed(2)} |`,
   );
 }
+for (const p of phases) console.log(`\n${p.n} skills, ${p.mode}:\n${p.text.trimEnd()}`);
+if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true });

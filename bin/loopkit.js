@@ -12,5 +12,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     stderr: (s) => process.stderr.write(s),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+    ownProcess: true,
   });
 }

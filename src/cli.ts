@@ -30,6 +30,8 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** is stdout a terminal? */
   isTTY: boolean;
+  /** the process is loopkit's own (bin/loopkit.js): process-wide settings may be tuned for it */
+  ownProcess?: boolean;
 }
 
 interface CheckOptions {
@@ -56,15 +58,15 @@ function concurrency(value: string | undefined): RunnerOptions['concurrency'] {
   if (value === undefined || value === 'auto') return 'auto';
   if (value === 'off') return 'off';
   if (/^[1-9]\d{0,2}$/u.test(value)) return Number(value);
-  throw new UsageError(`--concurrency takes a number of threads (1–999), 'auto' or 'off', not '${value}'`);
+  throw new UsageError(`--concurrency takes a number of worker threads (1–999), 'auto' or 'off', not '${value}'`);
 }
 
 /** How the per-file phase runs for a command: cache and threads. */
-function runnerOptions(root: string, opts: Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>, env: CliIo['env']): RunnerOptions {
-  const out: RunnerOptions = { concurrency: concurrency(opts.concurrency) };
+function runnerOptions(root: string, opts: Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>, io: CliIo): RunnerOptions {
+  const out: RunnerOptions = { concurrency: concurrency(opts.concurrency), ownProcess: io.ownProcess === true };
   const script = workerScript();
   if (script) out.workerScript = script;
-  if (opts.cache) out.cacheFile = cacheFilePath(resolve(root), opts.cacheLocation, env);
+  if (opts.cache) out.cacheFile = cacheFilePath(resolve(root), opts.cacheLocation, io.env);
   return out;
 }
 
@@ -88,6 +90,12 @@ function timingReport(result: LintResult, startup: number, report: number): stri
     `  rules      ${ms(t.rules)}`,
     `  report     ${ms(report)}`,
     `  total      ${ms(performance.now())}  (since process start)`,
+    `  memory     ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0).padStart(8)} MiB resident now, ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB at most`,
+    '  slowest rules (project part, plus the CPU of the file part of the files parsed):',
+    ...Object.entries(t.byRule)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([code, n]) => `    ${code.padEnd(36)} ${ms(n)}`),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -153,7 +161,7 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   const rulesOnly = (opts.rule ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter((r) => r !== '');
   let result: LintResult;
   try {
-    result = await lint({ root, only: rulesOnly, ...runnerOptions(root, opts, io.env) });
+    result = await lint({ root, only: rulesOnly, ...runnerOptions(root, opts, io) });
   } catch (e) {
     return configFailure(e, root, io);
   }
@@ -185,7 +193,7 @@ async function runGraph(paths: string[], opts: { format: 'mermaid' | 'dot' | 'js
   const root = projectRoot(paths, process.cwd());
   let graph;
   try {
-    graph = (await loadModel(root, runnerOptions(root, opts, io.env))).graph;
+    graph = (await loadModel(root, runnerOptions(root, opts, io))).graph;
   } catch (e) {
     return configFailure(e, root, io);
   }
@@ -211,7 +219,7 @@ function addRunnerOptions(cmd: Command): Command {
   return cmd
     .option('--cache', 'keep per-file results and reuse them while a file is unchanged')
     .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
-    .option('--concurrency <n>', "threads for parsing: a number, 'auto' (by project size) or 'off'", 'auto');
+    .option('--concurrency <n>', "worker threads for parsing: a number, 'auto' (by cores and project size) or 'off' (this thread)", 'auto');
 }
 
 /** Run the CLI; resolves to the exit code. */

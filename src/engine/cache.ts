@@ -180,10 +180,9 @@ export class ResultCache {
   }
 
   set(job: FileJob, hash: string, outcome: FileOutcome): void {
-    const { ms: _timing, ...kept } = outcome;
-    this.used.set(keyOf(job), { h: hash, o: kept });
+    this.used.set(keyOf(job), { h: hash, o: outcome });
     const fm = outcome.facts.skill?.frontmatter;
-    if (fm && hasOddNumber(fm.data)) this.oddNumbers = true;
+    if (fm && (hasOddNumber(fm.entries) || hasOddNumber(fm.nested))) this.oddNumbers = true;
     this.dirty = true;
   }
 

@@ -12,6 +12,11 @@ export interface FileJob {
   path: string;
   kind: FileKind;
   text: string;
+  /**
+   * For SKILL.md: the names of the markdown files in its directory (which of them SKILL.md names
+   * is a per-file question, but the listing is not in the text; it is part of the cache key).
+   */
+  siblings?: readonly string[];
 }
 
 /** A problem as a rule's file part reported it: no severity, message not yet filled in. */
@@ -29,23 +34,26 @@ export interface FileOutcome {
   /** rule code → what its file part returned (absent when it returned nothing) */
   data: Record<string, unknown>;
   /** milliseconds this file took (not cached) */
-  ms?: { parse: number; extract: number; rules: number };
+  ms?: { parse: number; extract: number; rules: number; byRule: Record<string, number> };
 }
 
 export function processFile(job: FileJob, rules: readonly Rule[]): FileOutcome {
   const { source, facts, parseMs, extractMs } = extractFile(job.path, job.kind, job.text);
   const t0 = performance.now();
+  const byRule: Record<string, number> = {};
   const diagnostics: RawDiagnostic[] = [];
   const data: Record<string, unknown> = {};
   for (const rule of rules) {
     const part = rule.file;
     if (!part || !part.kinds.includes(job.kind)) continue;
     const code = rule.meta.code;
+    const r0 = performance.now();
     try {
       const out = part.check({
         file: source,
         kind: job.kind,
         facts,
+        siblings: job.siblings ?? [],
         report(input) {
           if (!(input.messageId in rule.meta.messages)) throw new Error(`rule ${code} reported unknown messageId '${input.messageId}'`);
           const d: RawDiagnostic = { code, messageId: input.messageId, at: input.at };
@@ -58,6 +66,10 @@ export function processFile(job: FileJob, rules: readonly Rule[]): FileOutcome {
     } catch (e) {
       diagnostics.push({ code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: job.path, line: null, column: null } });
     }
+    byRule[code] = performance.now() - r0;
   }
-  return { facts, diagnostics, data, ms: { parse: parseMs, extract: extractMs, rules: performance.now() - t0 } };
+  // a deep copy: strings cut from the text (titles, states, values) would otherwise keep the whole
+  // text alive for as long as the outcome lives — the project's every text, for a large project
+  const outcome = structuredClone({ facts, diagnostics, data });
+  return { ...outcome, ms: { parse: parseMs, extract: extractMs, rules: performance.now() - t0, byRule } };
 }

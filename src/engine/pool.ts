@@ -1,85 +1,81 @@
 /**
- * A pool of worker threads for the per-file phase. Jobs go out in batches of about BATCH_CHARS of
- * text, handed to whichever worker is free (so a few large files do not leave a thread idle), and
- * the outcomes come back in job order whatever order the threads finish in.
+ * Helper threads of the per-file phase: each takes one batch of files at a time and sends back
+ * their outcomes. Started on first use; a thread that fails (its error, or an exit) fails the run.
  */
 import { Worker } from 'node:worker_threads';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { WorkerRequest, WorkerResponse } from './worker.js';
 
-const BATCH_CHARS = 64 * 1024;
+/**
+ * The old-generation heap of a helper: enough for the mdast of the largest file loopkit reads
+ * (8 MiB of markdown), small enough that a helper collects its garbage instead of growing.
+ */
+const HEAP_MB = 512;
+
+interface Helper {
+  worker: Worker;
+  busy: boolean;
+}
 
 export class WorkerPool {
-  private readonly workers: Worker[] = [];
+  private readonly helpers: Helper[] = [];
+  private nextId = 0;
 
   constructor(
     private readonly script: URL | string,
     readonly size: number,
-  ) {}
-
-  private start(): Worker[] {
-    while (this.workers.length < this.size) this.workers.push(new Worker(this.script));
-    return this.workers;
+  ) {
+    const entry = typeof this.script === 'string' && this.script.startsWith('file:') ? new URL(this.script) : this.script;
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
+      worker.unref();
+      this.helpers.push({ worker, busy: false });
+    }
   }
 
-  async run(jobs: readonly FileJob[]): Promise<FileOutcome[]> {
-    const outcomes = new Array<FileOutcome>(jobs.length);
-    if (jobs.length === 0) return outcomes;
-    // batches of consecutive jobs
-    const batches: { first: number; jobs: FileJob[] }[] = [];
-    let chars = Infinity;
-    jobs.forEach((job, i) => {
-      if (chars >= BATCH_CHARS) {
-        batches.push({ first: i, jobs: [] });
-        chars = 0;
-      }
-      batches[batches.length - 1]!.jobs.push(job);
-      chars += job.text.length;
-    });
-    const workers = this.start();
-    let next = 0;
-    await new Promise<void>((resolve, reject) => {
-      let pending = 0;
-      let failed = false;
-      const send = (w: Worker) => {
-        if (failed || next >= batches.length) return;
-        const id = next++;
-        pending++;
-        w.postMessage({ id, jobs: batches[id]!.jobs } satisfies WorkerRequest);
+  /** How many helpers are free for a batch. */
+  idle(): number {
+    return this.helpers.filter((h) => !h.busy).length;
+  }
+
+  /** Run one batch on a free helper (call only when idle() > 0). */
+  run(jobs: readonly FileJob[]): Promise<FileOutcome[]> {
+    const helper = this.helpers.find((h) => !h.busy);
+    if (!helper) return Promise.reject(new Error('no free worker thread'));
+    helper.busy = true;
+    const id = this.nextId++;
+    const { worker } = helper;
+    worker.ref();
+    return new Promise<FileOutcome[]>((resolve, reject) => {
+      const done = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        worker.unref();
+        helper.busy = false;
       };
-      const cleanups: (() => void)[] = [];
-      const finish = (error?: Error) => {
-        if (failed) return;
-        if (error) failed = true;
-        for (const c of cleanups) c();
-        if (error) reject(error);
-        else resolve();
+      const onMessage = (res: WorkerResponse) => {
+        if (res.id !== id) return;
+        done();
+        if ('error' in res) reject(new Error(`per-file phase failed in a worker thread: ${res.error}`));
+        else resolve(res.outcomes);
       };
-      for (const w of workers) {
-        const onMessage = (res: WorkerResponse) => {
-          pending--;
-          if ('error' in res) return finish(new Error(`per-file phase failed in a worker thread: ${res.error}`));
-          const b = batches[res.id]!;
-          res.outcomes.forEach((o, k) => (outcomes[b.first + k] = o));
-          send(w);
-          if (pending === 0 && next >= batches.length) finish();
-        };
-        const onError = (e: Error) => finish(e);
-        w.on('message', onMessage);
-        w.on('error', onError);
-        cleanups.push(() => {
-          w.off('message', onMessage);
-          w.off('error', onError);
-        });
-      }
-      // two batches in flight per worker, so a thread never waits for the next one
-      for (const w of workers) send(w);
-      for (const w of workers) send(w);
+      const onError = (e: Error) => {
+        done();
+        reject(e);
+      };
+      const onExit = (code: number) => {
+        done();
+        reject(new Error(`a worker thread stopped (exit code ${code})`));
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ id, jobs: [...jobs] } satisfies WorkerRequest);
     });
-    return outcomes;
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.splice(0).map((w) => w.terminate()));
+    await Promise.all(this.helpers.splice(0).map((h) => h.worker.terminate()));
   }
 }

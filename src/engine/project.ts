@@ -10,11 +10,7 @@ import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill }
 import { ProjectError } from '../parse/errors.js';
 import { exists, insideRoot, isDirectory, listDir, readText } from '../parse/fs.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
-
-/** Runs the per-file phase over a batch of jobs; outcomes in job order. */
-export interface FileRunner {
-  run(jobs: readonly FileJob[]): Promise<FileOutcome[]>;
-}
+import type { FileRunner } from './runner.js';
 
 /** Scripts larger than this are not read. */
 const MAX_SCRIPT_BYTES = 1024 * 1024;
@@ -85,101 +81,104 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
   const dirs = discoverSkillDirs(root, skillsDir);
   const t1 = performance.now();
 
-  // read every file of every skill (the reading is cheap; parsing is the per-file phase's)
+  // read every file of every skill and hand it to the per-file phase as it is read (so only a few
+  // batches of text are held at a time); outcomes arrive by path
   const problems: LoadProblem[] = [];
   const drafts: SkillDraft[] = [];
-  const jobs: FileJob[] = [];
   const roles: RoleFile[] = [];
+  const markdown = new Map<string, FileOutcome>();
+  const scripts = new Map<string, FileOutcome>();
+  let readMs = 0;
+  const add = async (job: FileJob, skill: number) => {
+    roles.push({ path: job.path, kind: job.kind, skill });
+    const into = job.kind === 'script' ? scripts : markdown;
+    await runner.add(job, (outcome) => into.set(job.path, outcome));
+  };
+  const read = (abs: string) => {
+    const r0 = performance.now();
+    const r = readText(abs);
+    readMs += performance.now() - r0;
+    return r;
+  };
   for (const dir of dirs) {
     const absDir = join(root, dir);
     const skillPath = `${dir}/SKILL.md`;
-    const read = readText(join(absDir, 'SKILL.md'));
-    if ('error' in read) {
-      problems.push({ code: 'skill-read-error', file: skillPath, message: `Failed to read ${skillPath}: ${read.error}` });
+    const skillRead = read(join(absDir, 'SKILL.md'));
+    if ('error' in skillRead) {
+      problems.push({ code: 'skill-read-error', file: skillPath, message: `Failed to read ${skillPath}: ${skillRead.error}` });
       continue;
     }
     const index = drafts.length;
-    jobs.push({ path: skillPath, kind: 'skill', text: read.text });
-    roles.push({ path: skillPath, kind: 'skill', skill: index });
-    const draft: SkillDraft = { dir, dirName: dir.split('/').pop()!, skillPath, loopPath: null, handoffsPath: null, entries: [], scripts: null };
+    const entries = listDir(absDir, root);
+    const draft: SkillDraft = { dir, dirName: dir.split('/').pop()!, skillPath, loopPath: null, handoffsPath: null, entries, scripts: null };
+    drafts.push(draft);
+    const siblings = entries.filter((e) => e.kind === 'file' && /\.md$/iu.test(e.name)).map((e) => e.name);
+    await add({ path: skillPath, kind: 'skill', text: skillRead.text, siblings }, index);
     const loopPath = `${dir}/LOOP.md`;
-    const loopRead = readText(join(absDir, 'LOOP.md'));
+    const loopRead = read(join(absDir, 'LOOP.md'));
     if ('text' in loopRead) {
       draft.loopPath = loopPath;
-      jobs.push({ path: loopPath, kind: 'loop', text: loopRead.text });
-      roles.push({ path: loopPath, kind: 'loop', skill: index });
+      await add({ path: loopPath, kind: 'loop', text: loopRead.text }, index);
     } else if (!loopRead.missing) {
       draft.loopReadError = loopRead.error;
       problems.push({ code: 'skill-read-error', file: loopPath, message: `Failed to read ${loopPath}: ${loopRead.error}` });
     }
     if (draft.loopPath === null && draft.loopReadError === undefined) {
-      const h = readText(join(absDir, 'HANDOFFS.md'));
+      const h = read(join(absDir, 'HANDOFFS.md'));
       if ('text' in h) {
         draft.handoffsPath = `${dir}/HANDOFFS.md`;
-        jobs.push({ path: draft.handoffsPath, kind: 'handoffs', text: h.text });
-        roles.push({ path: draft.handoffsPath, kind: 'handoffs', skill: index });
+        await add({ path: draft.handoffsPath, kind: 'handoffs', text: h.text }, index);
       }
     }
-    draft.entries = listDir(absDir, root);
     if (isDirectory(join(absDir, 'scripts'))) {
       draft.scripts = [];
       for (const e of listDir(join(absDir, 'scripts'), root)) {
         if (e.kind !== 'file') continue;
-        const r = readText(join(absDir, 'scripts', e.name));
+        const r = read(join(absDir, 'scripts', e.name));
         if (!('text' in r) || r.text.length > MAX_SCRIPT_BYTES) continue;
         const path = `${dir}/scripts/${e.name}`;
         draft.scripts.push(path);
-        jobs.push({ path, kind: 'script', text: r.text });
-        roles.push({ path, kind: 'script', skill: index });
+        await add({ path, kind: 'script', text: r.text }, index);
       }
     }
-    drafts.push(draft);
   }
-  const readmeRead = readText(join(root, 'README.md'));
+  const readmeRead = read(join(root, 'README.md'));
   const hasReadme = 'text' in readmeRead;
-  if (hasReadme) {
-    jobs.push({ path: 'README.md', kind: 'readme', text: readmeRead.text });
-    roles.push({ path: 'README.md', kind: 'readme', skill: -1 });
-  }
-  const t2 = performance.now();
-
-  // the per-file phase: contract files, scripts and README first
-  const markdown = new Map<string, FileOutcome>();
-  const scripts = new Map<string, FileOutcome>();
-  const first = await runner.run(jobs);
-  jobs.forEach((job, i) => (job.kind === 'script' ? scripts : markdown).set(job.path, first[i]!));
+  if (hasReadme) await add({ path: 'README.md', kind: 'readme', text: readmeRead.text }, -1);
+  await runner.flush();
 
   // then the files SKILL.md links to that were not read yet (each once)
-  const referenceJobs: FileJob[] = [];
-  const missing = new Set<string>();
   const referencePath = (draft: SkillDraft, target: string) => posix.normalize(`${draft.dir}/${decodeTarget(target)}`);
   if (opts.references) {
     const queued = new Set<string>();
-    drafts.forEach((draft, index) => {
+    const missing = new Set<string>();
+    for (let index = 0; index < drafts.length; index++) {
+      const draft = drafts[index]!;
       for (const { target } of markdown.get(draft.skillPath)!.facts.file.links) {
         const rel = referencePath(draft, target);
         if (markdown.has(rel) || queued.has(rel) || missing.has(rel)) continue;
         const inside = insideRoot(join(root, rel), root);
-        const r = inside === null ? null : readText(inside);
+        const r = inside === null ? null : read(inside);
         if (r && 'text' in r) {
           queued.add(rel);
-          referenceJobs.push({ path: rel, kind: 'reference', text: r.text });
-          roles.push({ path: rel, kind: 'reference', skill: index });
+          await add({ path: rel, kind: 'reference', text: r.text }, index);
         } else {
           missing.add(rel);
         }
       }
-    });
+    }
+    await runner.flush();
   }
-  const second = await runner.run(referenceJobs);
-  referenceJobs.forEach((job, i) => markdown.set(job.path, second[i]!));
   const t3 = performance.now();
 
-  // the model, from the facts alone
+  // the model, from the facts alone (a transition's file is its file's path: one string, not a copy per transition)
+  for (const outcome of markdown.values()) {
+    for (const t of outcome.facts.loop?.transitions ?? outcome.facts.handoffs ?? []) (t as { file: string }).file = outcome.facts.file.path;
+  }
   const skills: Skill[] = drafts.map((draft) => {
     const facts = markdown.get(draft.skillPath)!.facts;
     const sf = facts.skill!;
-    const fmName = sf.frontmatter?.data.name;
+    const fmName = sf.frontmatter?.entries.find((e) => e.key === 'name')?.value;
     const loopFacts = draft.loopPath ? markdown.get(draft.loopPath)!.facts : null;
     const handoffFacts = draft.handoffsPath ? markdown.get(draft.handoffsPath)!.facts : null;
     const references = new Map<string, ReferencedFile>();
@@ -221,5 +220,5 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     readme: hasReadme ? markdown.get('README.md')!.facts.file : null,
     existingPaths,
   };
-  return { project, markdown, scripts, roles, timing: { discovery: t1 - t0, read: t2 - t1, files: t3 - t2 } };
+  return { project, markdown, scripts, roles, timing: { discovery: t1 - t0, read: readMs, files: t3 - t1 - readMs } };
 }

@@ -105,6 +105,8 @@ export interface FileRuleContext<M extends string = string> {
   readonly kind: FileKind;
   /** what the per-file phase extracted from it */
   readonly facts: FileFacts;
+  /** SKILL.md: the names of the markdown files in its directory (empty for other files) */
+  readonly siblings: readonly string[];
   report(input: FileReportInput<M>): void;
 }
 

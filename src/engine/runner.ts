@@ -1,23 +1,39 @@
 /**
- * How the per-file phase runs: from the cache when a file's content was seen before, else on this
- * thread, or — when there is enough text to parse for it to pay — on worker threads.
+ * How the per-file phase runs: from the cache when a file's content was seen before, else parsed —
+ * on this thread, or on worker threads when the machine has the cores for it and there is enough
+ * text to parse for them to pay (this thread then reads files and hands out batches).
+ *
+ * Files stream through: the project reader adds them one by one as it reads them, and they are
+ * parsed in batches as the batches fill, so only a few batches of text are held at a time however
+ * large the project; what stays is the outcomes.
  */
 import { availableParallelism } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { intern } from '../util/intern.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ConfigSource } from '../config/read.js';
-import type { Rule } from './rule.js';
 import { contentHash, ResultCache } from './cache.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
-import type { FileRunner } from './project.js';
 import { WorkerPool } from './pool.js';
+import type { Rule } from './rule.js';
 
 export interface RunnerOptions {
   /** keep per-file outcomes in this cache file (see engine/cache.ts); no cache when absent */
   cacheFile?: string;
-  /** threads for the per-file phase: a number, 'auto' (by the amount of text to parse) or 'off' (this thread) */
+  /**
+   * Threads that parse: 'auto' (this thread; worker threads on a machine with PARALLEL_MIN_CORES
+   * cores once PARALLEL_MIN_CHARS of text is to be parsed), a number of worker threads (this
+   * thread then only reads and hands out files), or 'off' (this thread).
+   */
   concurrency?: number | 'auto' | 'off';
   /** the worker entry module; without it the per-file phase runs on this thread */
   workerScript?: URL | string;
+  /**
+   * The process is loopkit's own (the CLI): when a project is so large that parsing it on this
+   * thread would let the heap grow far beyond the model (see BOUNDED_HEAP_CHARS), V8 is told to
+   * grow the heap more slowly. Not for a library caller: the setting is the whole process's.
+   */
+  ownProcess?: boolean;
 }
 
 export interface RunnerStats {
@@ -31,6 +47,16 @@ export interface RunnerStats {
   parseMs: number;
   extractMs: number;
   fileRulesMs: number;
+  /** CPU milliseconds of each rule's file part */
+  byRule: Record<string, number>;
+}
+
+/** Runs the per-file phase of the files a project reader adds. */
+export interface FileRunner {
+  /** the per-file phase of one file; `done` receives its outcome (now, or once its batch is parsed) */
+  add(job: FileJob, done: (outcome: FileOutcome) => void): Promise<void>;
+  /** finish every file added so far */
+  flush(): Promise<void>;
 }
 
 export interface Runner extends FileRunner {
@@ -41,47 +67,123 @@ export interface Runner extends FileRunner {
   close(): Promise<void>;
 }
 
+/** Text per batch of files parsed together (on this thread or sent to a worker). */
+const BATCH_CHARS = 64 * 1024;
 /**
- * Text to parse per extra thread before 'auto' starts one: below it, starting a thread (and
- * compiling the parser in it) costs more than it saves. Measured with `npm run bench` on 2 cores
- * (docs/performance.md).
+ * 'auto' parses on worker threads only on a machine with at least this many cores. Measured with
+ * `npm run bench` on 2 cores (docs/performance.md): V8's own garbage-collector and compiler
+ * threads already keep the second core busy, a worker parses about a fifth slower than the main
+ * thread, and two parsing threads finish later than one.
  */
-export const CHARS_PER_THREAD = 512 * 1024;
+export const PARALLEL_MIN_CORES = 4;
+/** …and only once this much text is to be parsed: a worker must load and warm up the parser. */
+export const PARALLEL_MIN_CHARS = 1024 * 1024;
 
-export function threadsFor(chars: number, concurrency: RunnerOptions['concurrency'], cores = availableParallelism()): number {
-  if (concurrency === 'off' || concurrency === undefined) return 1;
-  if (typeof concurrency === 'number') return Math.max(1, Math.floor(concurrency));
-  return Math.max(1, Math.min(cores, Math.floor(chars / CHARS_PER_THREAD)));
+/**
+ * Text parsed on this thread after which (in loopkit's own process) the heap grows by at most 30 %
+ * over what survives a collection instead of V8's default of up to 4 ×: parsing makes garbage at a
+ * high rate, and V8, seeing free memory, collects it late. Measured on 2,400 skills (16 MB of
+ * text): peak memory 170 MiB instead of 260 MiB, for about 6–10 % more time; on 9,600 skills the
+ * difference decides whether the run stays under 300 MiB (docs/performance.md).
+ */
+export const BOUNDED_HEAP_CHARS = 8 * 1024 * 1024;
+
+/** The worker threads 'auto' starts on a machine with `cores` cores (0: none). */
+export function autoWorkers(cores = availableParallelism()): number {
+  return cores >= PARALLEL_MIN_CORES ? Math.min(cores - 1, 8) : 0;
+}
+
+interface Pending {
+  job: FileJob;
+  hash: string | null;
+  done: (outcome: FileOutcome) => void;
 }
 
 export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Runner {
   const cache = options.cacheFile ? new ResultCache(options.cacheFile) : null;
+  const concurrency = options.concurrency ?? 'auto';
+  const workers = !options.workerScript || concurrency === 'off' ? 0 : concurrency === 'auto' ? autoWorkers() : Math.max(0, Math.floor(concurrency));
+  const minChars = concurrency === 'auto' ? PARALLEL_MIN_CHARS : 0;
+  const stats: RunnerStats = { cached: 0, parsed: 0, threads: 1, parseMs: 0, extractMs: 0, fileRulesMs: 0, byRule: {} };
+  let processFile: ((job: FileJob, rules: readonly Rule[]) => FileOutcome) | null = null;
   let pool: WorkerPool | null = null;
-  let inline: ((job: FileJob, rules: readonly Rule[]) => FileOutcome) | null = null;
-  const stats: RunnerStats = { cached: 0, parsed: 0, threads: 1, parseMs: 0, extractMs: 0, fileRulesMs: 0 };
-  const count = (outcomes: FileOutcome[]) => {
-    for (const o of outcomes) {
-      stats.parseMs += o.ms?.parse ?? 0;
-      stats.extractMs += o.ms?.extract ?? 0;
-      stats.fileRulesMs += o.ms?.rules ?? 0;
-    }
-    return outcomes;
+  const queue: Pending[] = [];
+  let queuedChars = 0;
+  let missChars = 0;
+  const inFlight = new Set<Promise<void>>();
+  let failure: Error | null = null;
+
+  // outcomes live for the whole run: one instance of each repeated string (see util/intern.ts)
+  const strings = new Map<string, string>();
+  const finish = (p: Pending, outcome: FileOutcome) => {
+    intern(outcome, strings);
+    stats.parsed++;
+    stats.parseMs += outcome.ms?.parse ?? 0;
+    stats.extractMs += outcome.ms?.extract ?? 0;
+    stats.fileRulesMs += outcome.ms?.rules ?? 0;
+    for (const [code, ms] of Object.entries(outcome.ms?.byRule ?? {})) stats.byRule[code] = (stats.byRule[code] ?? 0) + ms;
+    delete outcome.ms;
+    if (cache && p.hash !== null) cache.set(p.job, p.hash, outcome);
+    p.done(outcome);
   };
 
-  async function compute(jobs: readonly FileJob[]): Promise<FileOutcome[]> {
-    if (jobs.length === 0) return [];
-    stats.parsed += jobs.length;
-    const chars = jobs.reduce((n, j) => n + j.text.length, 0);
-    const threads = options.workerScript ? threadsFor(chars, options.concurrency ?? 'auto') : 1;
-    if (threads > 1) {
-      pool ??= new WorkerPool(options.workerScript!, threads);
-      stats.threads = Math.max(stats.threads, pool.size);
-      return count(await pool.run(jobs));
+  /** The next batch from the queue: files in the order they were added, about BATCH_CHARS of text. */
+  const take = (): Pending[] => {
+    const batch: Pending[] = [];
+    let chars = 0;
+    while (queue.length > 0 && (batch.length === 0 || chars < BATCH_CHARS)) {
+      const p = queue.shift()!;
+      chars += p.job.text.length;
+      batch.push(p);
     }
-    // the parser is loaded only when a file has to be parsed
-    inline ??= (await import('./file-phase.js')).processFile;
-    return count(jobs.map((job) => inline!(job, rules)));
-  }
+    queuedChars -= chars;
+    return batch;
+  };
+
+  let parsedHere = 0;
+  let heapBounded = false;
+  /** Parse a batch on this thread (the parser is loaded the first time a file has to be parsed). */
+  const parseHere = async (batch: Pending[]) => {
+    processFile ??= (await import('./file-phase.js')).processFile;
+    for (const p of batch) parsedHere += p.job.text.length;
+    if (options.ownProcess && !heapBounded && parsedHere >= BOUNDED_HEAP_CHARS) {
+      heapBounded = true;
+      setFlagsFromString('--heap-growing-percent=30');
+    }
+    for (const p of batch) finish(p, processFile(p.job, rules));
+  };
+
+  /** Hand batches to idle workers: full ones, or (when `all`) whatever is left. */
+  const dispatch = (all: boolean) => {
+    if (!pool) return;
+    while (queue.length > 0 && pool.idle() > 0 && (all || queuedChars >= BATCH_CHARS)) {
+      const batch = take();
+      const sent: Promise<void> = pool
+        .run(batch.map((p) => p.job))
+        .then((outcomes) => outcomes.forEach((o, k) => finish(batch[k]!, o)))
+        .catch((e: Error) => {
+          failure ??= e;
+        })
+        .finally(() => {
+          inFlight.delete(sent);
+          dispatch(all);
+        });
+      inFlight.add(sent);
+    }
+  };
+
+  const startWorkers = () => {
+    if (pool || workers === 0 || missChars < minChars) return;
+    pool = new WorkerPool(options.workerScript!, workers);
+    stats.threads = workers;
+  };
+
+  /** Let worker messages in (they are events: this thread only sees them when it yields). */
+  const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  const check = () => {
+    if (failure) throw failure;
+  };
 
   return {
     async config(source) {
@@ -92,29 +194,57 @@ export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Ru
       cache?.setConfig(source, loaded);
       return loaded;
     },
-    async run(jobs) {
-      if (!cache) return compute(jobs);
-      const out = new Array<FileOutcome>(jobs.length);
-      const hashes = jobs.map((j) => contentHash(j.text));
-      const missing: number[] = [];
-      jobs.forEach((job, i) => {
-        const hit = cache.get(job, hashes[i]!);
-        if (hit) out[i] = hit;
-        else missing.push(i);
-      });
-      stats.cached += jobs.length - missing.length;
-      const computed = await compute(missing.map((i) => jobs[i]!));
-      missing.forEach((i, k) => {
-        out[i] = computed[k]!;
-        cache.set(jobs[i]!, hashes[i]!, computed[k]!);
-      });
-      return out;
+
+    async add(job, done) {
+      check();
+      const hash = cache ? contentHash(job.siblings ? `${job.text}\u0000${job.siblings.join('\u0000')}` : job.text) : null;
+      if (cache && hash !== null) {
+        const hit = cache.get(job, hash);
+        if (hit) {
+          stats.cached++;
+          done(intern(hit, strings));
+          return;
+        }
+      }
+      queue.push({ job, hash, done });
+      queuedChars += job.text.length;
+      missChars += job.text.length;
+      startWorkers();
+      if (!pool) {
+        if (queuedChars >= BATCH_CHARS) await parseHere(take());
+        return;
+      }
+      dispatch(false);
+      // every worker busy and a batch waiting for each: wait for one (reading no further ahead)
+      while (queuedChars >= BATCH_CHARS * (pool.size + 1) && inFlight.size > 0) {
+        await Promise.race(inFlight);
+        check();
+      }
+      await breathe();
     },
-    stats: () => ({ ...stats }),
+
+    async flush() {
+      for (;;) {
+        check();
+        if (!pool) {
+          if (queue.length === 0) break;
+          await parseHere(take());
+          continue;
+        }
+        dispatch(true);
+        if (inFlight.size === 0 && queue.length === 0) break;
+        if (inFlight.size > 0) await Promise.race(inFlight);
+      }
+      check();
+    },
+
+    stats: () => ({ ...stats, byRule: { ...stats.byRule } }),
+
     async close() {
       cache?.save();
-      await pool?.close();
+      const p = pool as WorkerPool | null;
       pool = null;
+      await p?.close();
     },
   };
 }

@@ -103,12 +103,8 @@ export interface Frontmatter {
   entries: readonly FrontmatterEntry[];
   /** nested entries of mapping values, keyed `parent.child` (any depth, dotted) */
   nested: readonly FrontmatterEntry[];
-  /** the whole parsed value (a plain object when the YAML is a map) */
-  data: Record<string, unknown>;
   /** a YAML syntax error, if the block could not be parsed */
   error?: { message: string; line: number; column: number };
-  /** the raw YAML text between the fences */
-  raw: string;
 }
 
 export interface Section {

@@ -21,7 +21,7 @@ import type {
   Transition,
 } from '../model/types.js';
 import { splitLines } from '../util/text.js';
-import { sectionAtLine } from './sections.js';
+import { sectionsByLine } from './sections.js';
 
 /** Fence languages whose lines are still read as DSL. */
 const DSL_FENCES = new Set(['', 'loop', 'text', 'txt', 'plain', 'plaintext', 'dsl', 'markdown', 'md']);
@@ -73,12 +73,13 @@ export function parseDsl(file: SourceFile, sections: readonly Section[]): DslRes
   const halts: HaltMention[] = [];
   const handoffs: HandoffMention[] = [];
   let open: Transition | null = null;
+  const sectionAt = sectionsByLine(sections);
 
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     if (skip.has(lineNo)) continue;
     const rawLine = lines[i]!;
-    const section = sectionAtLine(sections, lineNo)?.title ?? '';
+    const section = sectionAt(lineNo)?.title ?? '';
     if (open && open.section !== section) open = null;
 
     scanMentions(rawLine, lineNo, halts, handoffs);
@@ -92,7 +93,10 @@ export function parseDsl(file: SourceFile, sections: readonly Section[]): DslRes
       col += marker[0].length;
     }
     // a whole line in one code span: `transition a → b`
-    const unquoted = body.replace(/`/g, '');
+    const unquoted = body.includes('`') ? body.replace(/`/g, '') : body;
+    // every directive starts with t (transition, trigger) or h (handoff, halt), in either case
+    const first = unquoted.charCodeAt(0) | 0x20;
+    if (first !== 0x74 && first !== 0x68) continue;
 
     const t = TRANSITION.exec(unquoted);
     if (t) {

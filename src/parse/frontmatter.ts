@@ -25,8 +25,6 @@ export function parseFrontmatter(file: SourceFile): Frontmatter | null {
     endLine: close === -1 ? null : close + 1,
     entries: [],
     nested: [],
-    data: {},
-    raw,
   };
   if (close === -1) return fm;
 
@@ -57,7 +55,7 @@ export function parseFrontmatter(file: SourceFile): Frontmatter | null {
     fm.error = { message: (e as Error).message, line: 2, column: 1 };
     return fm;
   }
-  fm.data = (js ?? {}) as Record<string, unknown>;
+  const data = (js ?? {}) as Record<string, unknown>;
 
   const entries: FrontmatterEntry[] = [];
   const nested: FrontmatterEntry[] = [];
@@ -75,7 +73,7 @@ export function parseFrontmatter(file: SourceFile): Frontmatter | null {
       if (v && isMap(v)) walk(v, [...parents, key], nested, (jsMap?.[key] ?? {}) as Record<string, unknown>);
     }
   };
-  walk(contents, [], entries, fm.data);
+  walk(contents, [], entries, data);
   for (const e of entries) e.source = valueSource(lines, close + 1, e);
   fm.entries = entries;
   fm.nested = nested;

@@ -5,7 +5,7 @@ import type { LoopFacts, SourceFile, StepVerb } from '../model/types.js';
 import { positionAt } from '../util/text.js';
 import { visit } from '../util/visit.js';
 import { parseDsl } from './dsl.js';
-import { plainSection, sectionAtLine, sectionsAt, type ParsedSection } from './sections.js';
+import { plainSection, sectionsAt, sectionsByLine, type ParsedSection } from './sections.js';
 
 const WORD = /^[\p{L}\p{M}\p{Nd}_]+(?:-[\p{L}\p{M}\p{Nd}_]+)*/u;
 
@@ -47,10 +47,12 @@ export function stepVerbs(file: SourceFile, sections: readonly ParsedSection[]):
         }
       }
       const word = m[0];
-      out.push({ word, line, column, section: sectionAtLine(sections, line)?.title ?? '', next: nextWord(file, line, column, word) });
+      out.push({ word, line, column, section: '', next: nextWord(file, line, column, word) });
     }
   });
   out.sort((a, b) => a.line - b.line || a.column - b.column);
+  const sectionAt = sectionsByLine(sections);
+  for (const step of out) step.section = sectionAt(step.line)?.title ?? '';
   return out;
 }
 

@@ -76,6 +76,19 @@ export function sectionAtLine<S extends Section>(sections: readonly S[], line: n
   return found && line <= found.endLine ? found : undefined;
 }
 
+/**
+ * sectionAtLine for lines asked in increasing order, in constant time per line (a LOOP.md may have
+ * thousands of sections and lines).
+ */
+export function sectionsByLine<S extends Section>(sections: readonly S[]): (line: number) => S | undefined {
+  let k = -1;
+  return (line) => {
+    while (k + 1 < sections.length && sections[k + 1]!.line <= line) k++;
+    const s = sections[k];
+    return s && line <= s.endLine ? s : undefined;
+  };
+}
+
 /** The plain Section (for the model) of a parsed one. */
 export function plainSection(s: ParsedSection): Section {
   return { title: s.title, key: s.key, depth: s.depth, line: s.line, column: s.column, endLine: s.endLine };

@@ -29,7 +29,8 @@ export default defineRule({
         report({ messageId: 'absolute', data: { path: node.url }, at: place(urlPosition(file, node)) });
       }
       for (const node of proseNodes(root, true)) {
-        if (insideAny(node, links)) continue; // the link is reported once, at its destination
+        // every machine path has a slash; the link is reported once, at its destination
+        if (!node.value.includes('/') || insideAny(node, links)) continue;
         for (const t of pathTokens(node.value)) {
           if (!isMachineAbsolutePath(t.text)) continue;
           report({ messageId: 'absolute', data: { path: t.text }, at: place(valuePosition(file, node, t.index)) });

@@ -5,7 +5,6 @@ import type { SourceFile } from '../model/types.js';
 import { codeBlocks } from './lib/code.js';
 import { prose } from './lib/prose.js';
 import { sentences } from '../util/sentences.js';
-import { lineCount } from '../util/text.js';
 import { visit } from '../util/visit.js';
 import { firstMatch, matchAll, wordRegex } from '../util/words.js';
 
@@ -43,6 +42,8 @@ function hasChecklist(file: SourceFile): boolean {
 /** Offset (in the file) of the first multi-step signal, or null. */
 function firstSignal(file: SourceFile): number | null {
   const text = prose(file);
+  // both signals need one of these words (same flags as the word regexes: ſ folds to s)
+  if (!/first|step/iu.test(text.text)) return null;
   let best: number | null = null;
   const consider = (offset: number) => {
     if (best === null || offset < best) best = offset;
@@ -51,6 +52,8 @@ function firstSignal(file: SourceFile): number | null {
     const s = text.text.slice(block.start, block.end);
     const step = firstMatch(STEP_N, s);
     if (step) consider(block.start + step.index);
+    // sentences only matter in a block that says "first" at all
+    if (firstMatch(FIRST, s) === null) continue;
     const parts = sentences(s);
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
@@ -85,8 +88,8 @@ export default defineRule({
   },
   file: {
     kinds: ['skill'],
-    check({ file, report }) {
-      if (lineCount(file.text) < MIN_LINES) return;
+    check({ file, facts, report }) {
+      if (facts.file.lineCount < MIN_LINES) return;
       const signal = firstSignal(file);
       if (signal === null || hasChecklist(file)) return;
       const { line, column } = prose(file).at(signal);

@@ -1,6 +1,5 @@
 import { defineRule } from '../engine/rule.js';
 import { prose } from './lib/prose.js';
-import { lineCount } from '../util/text.js';
 import { firstMatch, wordRegex } from '../util/words.js';
 
 /** The reference skips its workflow checks for files shorter than this many lines. */
@@ -26,8 +25,8 @@ export default defineRule({
   },
   file: {
     kinds: ['skill'],
-    check({ file, report }) {
-      if (lineCount(file.text) < MIN_LINES) return;
+    check({ file, facts, report }) {
+      if (facts.file.lineCount < MIN_LINES) return;
       const text = prose(file);
       const choice = firstMatch(CHOICE, text.text);
       if (!choice || firstMatch(CONDITIONAL, text.text)) return;

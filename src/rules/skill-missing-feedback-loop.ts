@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { prose } from './lib/prose.js';
-import { lineCount, positionAt } from '../util/text.js';
+import { positionAt } from '../util/text.js';
 import { firstMatch, matchAll, wordRegex } from '../util/words.js';
 
 /** The reference skips its workflow checks for files shorter than this many lines. */
@@ -31,8 +31,8 @@ export default defineRule({
   },
   file: {
     kinds: ['skill'],
-    check({ file, report }) {
-      if (lineCount(file.text) < MIN_LINES) return;
+    check({ file, facts, report }) {
+      if (facts.file.lineCount < MIN_LINES) return;
       const text = prose(file).text;
       const testing = matchAll(TESTING, text);
       const implementing = matchAll(IMPLEMENT, text);

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { isContractFile, isMetaFile, markdownMentions, mentionsFile, skillLinks } from './lib/skill-files.js';
+import { isContractFile, mentionedSiblings, skillLinks } from './lib/skill-files.js';
 
 const MAX_LINES = 200;
 
@@ -21,21 +21,19 @@ export default defineRule({
   },
   file: {
     kinds: ['skill'],
-    // which markdown files SKILL.md names (the directory listing is the project phase's)
-    check: ({ file }) => markdownMentions(file.text),
+    // which of the markdown files next to SKILL.md it names
+    check: ({ file, siblings }) => mentionedSiblings(file, siblings),
   },
   check({ project, fileData, report }) {
     for (const skill of project.skills) {
       const file = skill.skillFile;
       const lines = file.lineCount;
       if (lines <= MAX_LINES) continue;
-      const mentions = fileData(file.path) ?? [];
+      const mentioned = new Set(fileData(file.path) ?? []);
       // LOOP.md / HANDOFFS.md are part of the skill format, not extracted reference material
       const linked = skillLinks(skill).some((l) => !isContractFile(posix.basename(l.path)));
-      const mentioned = skill.entries.some(
-        (e) => e.kind === 'file' && /\.md$/iu.test(e.name) && !isContractFile(e.name) && !isMetaFile(e.name) && mentionsFile(mentions, e.name, skill.dirName),
-      );
-      if (linked || mentioned) continue;
+      const named = skill.entries.some((e) => e.kind === 'file' && mentioned.has(e.name));
+      if (linked || named) continue;
       report({ messageId: 'monolithic', data: { lines }, at: { file: file.path, line: lines, column: 1 }, skill: skill.name });
     }
   },

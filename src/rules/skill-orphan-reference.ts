@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { isContractFile, isMetaFile, markdownMentions, mentionsFile, skillLinks } from './lib/skill-files.js';
+import { isContractFile, isMetaFile, mentionedSiblings, skillLinks } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -19,18 +19,18 @@ export default defineRule({
   },
   file: {
     kinds: ['skill'],
-    // which markdown files SKILL.md names (the directory listing is the project phase's)
-    check: ({ file }) => markdownMentions(file.text),
+    // which of the markdown files next to SKILL.md it names
+    check: ({ file, siblings }) => mentionedSiblings(file, siblings),
   },
   check({ project, fileData, report }) {
     for (const skill of project.skills) {
-      const mentions = fileData(skill.skillFile.path) ?? [];
+      const mentioned = new Set(fileData(skill.skillFile.path) ?? []);
       const linked = new Set(skillLinks(skill).map((l) => l.path.toLowerCase()));
       for (const entry of skill.entries) {
         // files only; the skill format's own files and repository files for people are not references
         if (entry.kind !== 'file' || !/\.md$/iu.test(entry.name) || isContractFile(entry.name) || isMetaFile(entry.name)) continue;
         const path = posix.join(skill.dir, entry.name);
-        if (linked.has(path.toLowerCase()) || mentionsFile(mentions, entry.name, skill.dirName)) continue;
+        if (linked.has(path.toLowerCase()) || mentioned.has(entry.name)) continue;
         report({ messageId: 'orphan', data: { file: entry.name }, at: { file: path, line: 1, column: 1 }, skill: skill.name });
       }
     }

@@ -1,7 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
 import { isContractFile, referencedFiles, skillLinks } from './lib/skill-files.js';
-import { lineCount } from '../util/text.js';
 import { hasTableOfContents } from './lib/toc.js';
 
 const MAX_LINES = 100;
@@ -24,7 +23,7 @@ export default defineRule({
   },
   file: {
     kinds: ['reference', 'readme'],
-    check: ({ file }) => lineCount(file.text) > MAX_LINES && !hasTableOfContents(file),
+    check: ({ file, facts }) => facts.file.lineCount > MAX_LINES && !hasTableOfContents(file),
   },
   check({ project, fileData, report }) {
     for (const { skill, target, file } of referencedFiles(project.skills)) {

@@ -29,7 +29,8 @@ export default defineRule({
       for (const node of links) report({ messageId: 'backslash', at: at(urlPosition(file, node)) });
       // text values have markdown escapes decoded: `\_` or `\|` is not a backslash
       for (const node of proseNodes(root, true)) {
-        if (insideAny(node, links)) continue; // the link is reported once, at its destination
+        // a Windows path has a backslash; the link is reported once, at its destination
+        if (!node.value.includes('\\') || insideAny(node, links)) continue;
         for (const t of pathTokens(node.value)) {
           if (isWindowsPath(t.text)) report({ messageId: 'backslash', at: at(valuePosition(file, node, t.index)) });
         }

@@ -14,9 +14,7 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
 /** Offsets at which each line starts (`\n` ends a line; `\r\n` counts as one break). */
 export function lineStarts(text: string): number[] {
   const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  }
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
 }
 
@@ -49,7 +47,7 @@ export function splitLines(text: string): string[] {
 export function lineCount(text: string): number {
   if (text === '') return 0;
   let n = 0;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
   return text.endsWith('\n') ? n : n + 1;
 }
 

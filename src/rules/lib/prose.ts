@@ -87,7 +87,8 @@ export function prose(file: SourceFile): Prose {
         // literal URLs inside the text are not prose
         let at = start;
         const text = src.slice(start, end);
-        for (const m of text.matchAll(LITERAL_URL)) {
+        const urls = text.includes('@') || text.includes('www.') || text.includes('://') ? text.matchAll(LITERAL_URL) : [];
+        for (const m of urls) {
           const from = start + m.index;
           ranges.push(at, from);
           at = start + urlEnd(text, m.index, m.index + m[0].length);

@@ -37,58 +37,18 @@ export function skillLinks(skill: Skill): SkillLink[] {
 const NAME_CHAR = /[\p{L}\p{M}\p{N}_.\-/\\]/u;
 
 /**
- * The text around every `.md` (any case) of a file: the characters before it on its line (with the
- * `.md`; at most 600, since a file name and the directory name in front of it are at most 255
- * characters each) and the two after it. Enough to tell later, without the text, which markdown
- * files the text mentions. Each distinct mention once; at most MAX_MENTIONS of them.
+ * Whether `text` mentions the file `name` of the skill directory `dirName` as a whole token, any
+ * case: `ref.md`, `./ref.md`, `<dirName>/ref.md` or `skills/<dirName>/ref.md` — but not
+ * `other-ref.md`, `refs/ref.md` or `ref.md.bak`.
  */
-export interface MarkdownMention {
-  before: string;
-  after: string;
-}
-
-const MENTION_CONTEXT = 600;
-/** Mentions read per file: beyond this many `.md` in one file, later ones are not looked at. */
-export const MAX_MENTIONS = 10_000;
-
-export function markdownMentions(text: string): MarkdownMention[] {
-  const out: MarkdownMention[] = [];
-  const seen = new Set<string>();
-  let lineStart = 0;
-  let nextBreak = text.indexOf('\n');
-  let read = 0;
-  for (const m of text.matchAll(/\.md/giu)) {
-    if (++read > MAX_MENTIONS) break;
-    // the start of the match's line (the text is scanned for line breaks once, forward)
-    while (nextBreak !== -1 && nextBreak < m.index) {
-      lineStart = nextBreak + 1;
-      nextBreak = text.indexOf('\n', lineStart);
-    }
-    const end = m.index + 3;
-    const before = text.slice(Math.max(lineStart, end - MENTION_CONTEXT), end);
-    const after = text.slice(end, end + 2);
-    const key = `${after}\u0000${before}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ before, after });
-  }
-  return out;
-}
-
-/**
- * Whether a text (given by its markdownMentions) mentions the markdown file `name` of the skill
- * directory `dirName` as a whole token, any case: `ref.md`, `./ref.md`, `<dirName>/ref.md` or
- * `skills/<dirName>/ref.md` — but not `other-ref.md`, `refs/ref.md` or `ref.md.bak`.
- */
-export function mentionsFile(mentions: readonly MarkdownMention[], name: string, dirName: string): boolean {
+export function mentionsFile(text: string, name: string, dirName: string): boolean {
+  const hay = text.toLowerCase();
   const needle = name.toLowerCase();
   const dirPrefix = `${dirName.toLowerCase()}/`;
-  for (const mention of mentions) {
-    const hay = mention.before.toLowerCase();
-    if (!hay.endsWith(needle)) continue;
-    const after = mention.after.toLowerCase();
+  for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) {
+    const after = hay.slice(i + needle.length, i + needle.length + 2);
     if (after !== '' && (/^[\p{L}\p{M}\p{N}_\-/\\]/u.test(after) || /^\.[\p{L}\p{N}]/u.test(after))) continue;
-    let before = hay.slice(0, hay.length - needle.length);
+    let before = hay.slice(0, i);
     if (before.endsWith(dirPrefix)) {
       const prev = before.slice(-dirPrefix.length - 1, -dirPrefix.length);
       if (prev === '' || prev === '/' || !NAME_CHAR.test(prev)) return true;
@@ -99,6 +59,15 @@ export function mentionsFile(mentions: readonly MarkdownMention[], name: string,
     if (prev === '' || !NAME_CHAR.test(prev)) return true;
   }
   return false;
+}
+
+/**
+ * The reference files of a SKILL.md's directory that its text names (see mentionsFile): for the
+ * per-file phase, which knows the text and the names of the markdown files next to it.
+ */
+export function mentionedSiblings(file: { path: string; text: string }, siblings: readonly string[]): string[] {
+  const dirName = file.path.split('/').slice(-2, -1)[0] ?? '';
+  return siblings.filter((name) => !isContractFile(name) && !isMetaFile(name) && mentionsFile(file.text, name, dirName));
 }
 
 export interface SkillReference {

@@ -115,7 +115,9 @@ function verboseReport(result: LintResult): string {
   lines.push(`  project: ${displayPath(project.displayRoot, '')}`);
   lines.push(`  config: ${project.configFile ? displayPath(project.displayRoot, project.configFile) : '(none, defaults)'}`);
   lines.push(`  skills_dir: ${displayPath(project.displayRoot, project.skillsDir)}`);
-  lines.push(`  discovered: ${project.skills.length} skills, ${result.graph.states.length} states, ${result.graph.edges.length} transitions`);
+  lines.push(
+    `  discovered: ${project.skills.length} skills, ${result.graph.states.length} states, ${result.graph.edges.length} transitions`,
+  );
   lines.push('');
   for (const s of result.ruleStats) {
     const label = s.code.padStart(36);
@@ -145,7 +147,8 @@ export function projectRoot(paths: readonly string[], cwd: string): string {
     if (!existsSync(join(dir, CONFIG_FILE))) throw new UsageError(`no ${CONFIG_FILE} found above ${p}; give the project directory instead`);
     roots.add(dir);
   }
-  if (roots.size > 1) throw new UsageError(`the paths belong to different projects: ${[...roots].map((r) => relative(cwd, r) || '.').join(', ')}`);
+  if (roots.size > 1)
+    throw new UsageError(`the paths belong to different projects: ${[...roots].map((r) => relative(cwd, r) || '.').join(', ')}`);
   return relative(cwd, [...roots][0]!) || '.';
 }
 
@@ -158,7 +161,10 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
     if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings takes a whole number, not '${opts.maxWarnings}'`);
     maxWarnings = Number(opts.maxWarnings);
   }
-  const rulesOnly = (opts.rule ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter((r) => r !== '');
+  const rulesOnly = (opts.rule ?? [])
+    .flatMap((r) => r.split(','))
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
   let result: LintResult;
   try {
     result = await lint({ root, only: rulesOnly, ...runnerOptions(root, opts, io) });
@@ -189,7 +195,11 @@ function configFailure(e: unknown, root: string, io: CliIo): number {
   return 2;
 }
 
-async function runGraph(paths: string[], opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>, io: CliIo): Promise<number> {
+async function runGraph(
+  paths: string[],
+  opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>,
+  io: CliIo,
+): Promise<number> {
   const root = projectRoot(paths, process.cwd());
   let graph;
   try {
@@ -209,7 +219,12 @@ function addCheckOptions(cmd: Command): Command {
     .option('-v, --verbose', 'print per-rule diagnostic counts on stderr')
     .option('--color', 'force coloured output')
     .option('--no-color', 'disable coloured output (also NO_COLOR=1)')
-    .option('-r, --rule <codes>', 'run only these rules (comma-separated codes; repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option(
+      '-r, --rule <codes>',
+      'run only these rules (comma-separated codes; repeatable)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
     .option('--timing', 'print where the time went (start-up, discovery, parse, extract, graph, rules, report) on stderr');
 }
@@ -236,7 +251,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       outputError: (s, write) => write(s.startsWith('error:') ? `loopkit: ${s}` : s),
     })
     .showHelpAfterError('(run loopkit --help for usage)')
-    .addHelpText('after', '\nRun `loopkit check --help` for the options of check (the default command).\nExit codes: 0 no errors, 1 errors found, 2 usage, configuration or I/O failure.');
+    .addHelpText(
+      'after',
+      '\nRun `loopkit check --help` for the options of check (the default command).\nExit codes: 0 no errors, 1 errors found, 2 usage, configuration or I/O failure.',
+    );
 
   const check = addRunnerOptions(addCheckOptions(program.command('check', { isDefault: true })))
     .description('verify every skill of the project (the default command)')
@@ -249,9 +267,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
     .addOption(new Option('-f, --format <format>', 'diagram format').choices(['mermaid', 'dot', 'json']).default('mermaid'))
     .exitOverride()
-    .action(async (paths: string[], opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>) => {
-      exitCode = await runGraph(paths, opts, io);
-    });
+    .action(
+      async (
+        paths: string[],
+        opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>,
+      ) => {
+        exitCode = await runGraph(paths, opts, io);
+      },
+    );
   for (const cmd of [check, graph]) {
     cmd.configureOutput({
       writeOut: (s) => io.stdout(s),

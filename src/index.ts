@@ -1,6 +1,8 @@
 /** Public API. */
 export { main, colorEnabled, type CliIo } from './cli.js';
-export { lint, ruleIndex, UsageError, type LintOptions, type LintResult } from './engine/run.js';
+export { lint, loadModel, ruleIndex, UsageError, type LintOptions, type LintResult } from './engine/run.js';
+export { WorkerPool } from './engine/pool.js';
+export type { RunnerOptions } from './engine/runner.js';
 export type { Diagnostic, Severity, Related } from './engine/diagnostic.js';
 export type { Rule, RuleMeta } from './engine/rule.js';
 export { loadConfig, parseConfigText, ConfigError } from './config/load.js';
@@ -9,5 +11,6 @@ export { rules } from './rules/index.js';
 export { buildGraph, type StateGraph } from './graph/graph.js';
 export { textReport } from './reporters/text.js';
 export { jsonReport } from './reporters/json.js';
+export { sarifReport } from './reporters/sarif.js';
 export { githubReport } from './reporters/github.js';
 export { VERSION } from './version.js';

@@ -2,9 +2,10 @@
  * End-to-end: the real `bin/loopkit.js` in a child process (built by `npm test` before vitest runs).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -63,7 +64,8 @@ describe('exit codes', () => {
     expect(r.stdout).toContain('FAIL');
     const problems = r.stdout.split('\n').filter((l) => /: (error|warning|info): /.test(l));
     expect(problems.length).toBeGreaterThan(0);
-    for (const l of problems) expect(l).toMatch(/^fixtures\/projects\/with-errors\/\S+(:\d+:\d+)?: (error|warning|info): .+ {2}\[[a-z0-9-]+\]$/);
+    for (const l of problems)
+      expect(l).toMatch(/^fixtures\/projects\/with-errors\/\S+(:\d+:\d+)?: (error|warning|info): .+ {2}\[[a-z0-9-]+\]$/);
     expect(r.stdout).toContain(
       "fixtures/projects/with-errors/skills/running-a/LOOP.md:4:1: warning: State 'in-review' has a self-loop as its only transition (may loop forever)  [sim-self-loop-only]",
     );
@@ -183,8 +185,12 @@ describe('broken configuration (exit 2, located, no stack trace)', () => {
     mkdirSync(join(dir, 'skills', 'running-b', 'SKILL.md'));
     const r = run([dir, '--no-color']);
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('skills/running-a/LOOP.md: error: Failed to read skills/running-a/LOOP.md: File is not valid UTF-8 text  [skill-read-error]');
-    expect(r.stdout).toContain('skills/running-b/SKILL.md: error: Failed to read skills/running-b/SKILL.md: Is a directory  [skill-read-error]');
+    expect(r.stdout).toContain(
+      'skills/running-a/LOOP.md: error: Failed to read skills/running-a/LOOP.md: File is not valid UTF-8 text  [skill-read-error]',
+    );
+    expect(r.stdout).toContain(
+      'skills/running-b/SKILL.md: error: Failed to read skills/running-b/SKILL.md: Is a directory  [skill-read-error]',
+    );
     // running-a (readable SKILL.md) is still checked; its unreadable LOOP.md contributes no transitions
     expect(r.stdout).toContain('1 skill, ');
     expect(r.stdout).toContain('[constraints-empty-graph]');
@@ -207,7 +213,13 @@ describe('--json', () => {
     const doc = JSON.parse(r.stdout) as {
       skills_checked: number;
       verifications: number;
-      diagnostics: { severity: string; code: string; message: string; help: string; location: { path: string; line: number | null; column: number | null } }[];
+      diagnostics: {
+        severity: string;
+        code: string;
+        message: string;
+        help: string;
+        location: { path: string; line: number | null; column: number | null };
+      }[];
       summary: { errors: number; warnings: number; info: number; verifications: number };
     };
     expect(Object.keys(doc).slice(0, 4)).toEqual(['skills_checked', 'verifications', 'diagnostics', 'summary']);
@@ -231,7 +243,12 @@ describe('--json', () => {
 
 describe('output', () => {
   it('is byte-identical between runs (text and JSON)', () => {
-    for (const args of [['check'], ['fixtures/projects/with-errors'], ['fixtures/projects/with-errors', '--json'], ['fixtures/projects/seed-skills']]) {
+    for (const args of [
+      ['check'],
+      ['fixtures/projects/with-errors'],
+      ['fixtures/projects/with-errors', '--json'],
+      ['fixtures/projects/seed-skills'],
+    ]) {
       const a = run(args);
       const b = run(args);
       expect(a.stdout).toBe(b.stdout);
@@ -251,7 +268,9 @@ describe('output', () => {
 
   it('--format github prints workflow commands', () => {
     const r = run(['fixtures/projects/with-errors', '--format', 'github']);
-    expect(r.stdout).toMatch(/^::(error|warning|notice) file=fixtures\/projects\/with-errors\/[^,]+(,line=\d+,col=\d+)?,title=loopkit [a-z0-9-]+::/m);
+    expect(r.stdout).toMatch(
+      /^::(error|warning|notice) file=fixtures\/projects\/with-errors\/[^,]+(,line=\d+,col=\d+)?,title=loopkit [a-z0-9-]+::/m,
+    );
   });
 
   it('--format sarif is SARIF 2.1.0 with rules, regions and the witness path as a code flow', () => {
@@ -261,13 +280,20 @@ describe('output', () => {
       version: string;
       runs: {
         tool: { driver: { name: string; rules: { id: string }[] } };
-        results: { ruleId: string; ruleIndex?: number; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn: number } } }[] }[];
+        results: {
+          ruleId: string;
+          ruleIndex?: number;
+          level: string;
+          locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn: number } } }[];
+        }[];
       }[];
     };
     expect(doc.version).toBe('2.1.0');
     const run0 = doc.runs[0]!;
     expect(run0.tool.driver.name).toBe('loopkit');
-    const json = JSON.parse(run(['fixtures/projects/with-errors', '--json']).stdout) as { diagnostics: { code: string; location: { path: string; line: number | null } }[] };
+    const json = JSON.parse(run(['fixtures/projects/with-errors', '--json']).stdout) as {
+      diagnostics: { code: string; location: { path: string; line: number | null } }[];
+    };
     expect(run0.results.map((x) => x.ruleId)).toEqual(json.diagnostics.map((d) => d.code));
     for (const res of run0.results) {
       expect(run0.tool.driver.rules[res.ruleIndex!]!.id).toBe(res.ruleId);
@@ -281,7 +307,15 @@ describe('output', () => {
     writeFileSync(join(dir, 'skills', 'running-a', 'SKILL.md'), '---\nname: running-a\n---\n');
     writeFileSync(join(dir, 'skills', 'running-a', 'LOOP.md'), 'transition in-a → in-b\ntransition in-b → in-c\n');
     const flow = JSON.parse(run([dir, '--format', 'sarif', '--rule', 'sim-unreachable-terminal']).stdout) as {
-      runs: { results: { codeFlows: { threadFlows: { locations: { location: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } } }[] }[] }[] }[] }[];
+      runs: {
+        results: {
+          codeFlows: {
+            threadFlows: {
+              locations: { location: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } } }[];
+            }[];
+          }[];
+        }[];
+      }[];
     };
     const steps = flow.runs[0]!.results[0]!.codeFlows[0]!.threadFlows[0]!.locations;
     expect(steps.map((l) => l.location.physicalLocation.region.startLine)).toEqual([1, 2]);
@@ -307,10 +341,16 @@ describe('output', () => {
 
   it('rules: in .loopkit.yaml turns a rule off or changes its severity', () => {
     const dir = tempCopy('with-errors');
-    writeFileSync(join(dir, '.loopkit.yaml'), 'enforced_states:\n  - name: done\nloop_state_files: []\nrules:\n  state-enforced-missing: warning\n');
+    writeFileSync(
+      join(dir, '.loopkit.yaml'),
+      'enforced_states:\n  - name: done\nloop_state_files: []\nrules:\n  state-enforced-missing: warning\n',
+    );
     const doc = JSON.parse(run([dir, '--json', '--rule', 'state-enforced-missing']).stdout) as { diagnostics: { severity: string }[] };
     expect(doc.diagnostics.map((d) => d.severity)).toEqual(['Warning']);
-    writeFileSync(join(dir, '.loopkit.yaml'), 'enforced_states:\n  - name: done\nloop_state_files: []\nrules:\n  state-enforced-missing: off\n');
+    writeFileSync(
+      join(dir, '.loopkit.yaml'),
+      'enforced_states:\n  - name: done\nloop_state_files: []\nrules:\n  state-enforced-missing: off\n',
+    );
     const off = JSON.parse(run([dir, '--json', '--rule', 'state-enforced-missing']).stdout) as { diagnostics: unknown[] };
     expect(off.diagnostics).toEqual([]);
   });
@@ -328,6 +368,84 @@ describe('output', () => {
     run([dir, '--json']);
     const after = spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout;
     expect(after).toBe(before);
+  });
+});
+
+describe('speed options', () => {
+  it('--cache writes under node_modules/.cache/loopkit when the project has node_modules, else the user cache directory', () => {
+    const dir = tempCopy('with-errors');
+    const home = mkdtempSync(join(tmpdir(), 'loopkit-home-'));
+    temps.push(home);
+    const env = { XDG_CACHE_HOME: join(home, 'xdg') };
+    const cold = run([dir, '--json'], env);
+    const first = run([dir, '--json', '--cache'], env);
+    expect(first.stdout).toBe(cold.stdout);
+    expect(readdirSync(join(home, 'xdg', 'loopkit')).filter((f) => /^cache-[0-9a-f]{16}\.json$/u.test(f))).toHaveLength(1);
+    mkdirSync(join(dir, 'node_modules'));
+    run([dir, '--cache'], env);
+    expect(readdirSync(join(dir, 'node_modules', '.cache', 'loopkit'))).toHaveLength(1);
+    const again = run([dir, '--json', '--cache', '--timing'], env);
+    expect(again.stdout).toBe(cold.stdout);
+    expect(again.stderr).toMatch(/files .*\(\d+ from the cache, 0 parsed/u);
+  });
+
+  it('--cache-location takes a file or a directory', () => {
+    const dir = tempCopy('with-errors');
+    const where = mkdtempSync(join(tmpdir(), 'loopkit-where-'));
+    temps.push(where);
+    run([dir, '--cache', '--cache-location', join(where, 'my.cache')]);
+    expect(existsSync(join(where, 'my.cache'))).toBe(true);
+    run([dir, '--cache', '--cache-location', `${join(where, 'sub')}/`]);
+    expect(readdirSync(join(where, 'sub'))).toHaveLength(1);
+  });
+
+  it('--timing prints the phases on stderr, the report is unchanged', () => {
+    const plain = run(['fixtures/projects/with-errors']);
+    const timed = run(['fixtures/projects/with-errors', '--timing']);
+    expect(timed.stdout).toBe(plain.stdout);
+    for (const phase of [
+      'start-up',
+      'config',
+      'discovery',
+      'read',
+      'files',
+      'parse',
+      'extract',
+      'graph',
+      'rules',
+      'report',
+      'total',
+      'memory',
+    ]) {
+      expect(timed.stderr).toMatch(new RegExp(`^ +${phase} `, 'mu'));
+    }
+  });
+
+  it('--concurrency: worker threads give the same report; a bad value is exit 2', () => {
+    const plain = run(['fixtures/projects/with-errors', '--json']);
+    expect(run(['fixtures/projects/with-errors', '--json', '--concurrency', '2']).stdout).toBe(plain.stdout);
+    expect(run(['fixtures/projects/with-errors', '--json', '--concurrency', 'off']).stdout).toBe(plain.stdout);
+    const bad = run(['fixtures/projects/with-errors', '--concurrency', 'many']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--concurrency takes a number of worker threads (1–999), 'auto' or 'off', not 'many'");
+  });
+
+  it('--version answers without loading the command line (only dist/version.js)', () => {
+    const hooks = mkdtempSync(join(tmpdir(), 'loopkit-hooks-'));
+    temps.push(hooks);
+    // a module resolve hook that prints every module the process loads
+    writeFileSync(
+      join(hooks, 'hooks.mjs'),
+      'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`loaded ${r.url}\\n`); return r; }\n',
+    );
+    writeFileSync(
+      join(hooks, 'register.mjs'),
+      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});\n`,
+    );
+    const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(hooks, 'register.mjs')).href, BIN, '-V'], { encoding: 'utf8' });
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/u);
+    const ours = r.stderr.split('\n').filter((l) => l.startsWith('loaded ') && l.includes('/dist/'));
+    expect(ours.map((l) => l.slice(l.indexOf('/dist/')))).toEqual(['/dist/version.js']);
   });
 });
 

@@ -53,11 +53,7 @@ describe('transition lines', () => {
   });
 
   it('accepts backtick-quoted states and a whole line in one code span', () => {
-    const r = parse([
-      '## State Transition Rule',
-      'transition `in-dev` → `in-qa`',
-      '`transition in-qa -> done`',
-    ]);
+    const r = parse(['## State Transition Rule', 'transition `in-dev` → `in-qa`', '`transition in-qa -> done`']);
     expect(edges(r)).toEqual([
       ['in-dev', '→', 'in-qa'],
       ['in-qa', '->', 'done'],
@@ -153,11 +149,7 @@ describe('directives', () => {
   });
 
   it('halt mentions skip noise words and need a word boundary; prose is not a directive', () => {
-    const r = parse([
-      '## Halt Conditions',
-      'Agents halt immediately. The asphalt stall is not a halt.',
-      'halt when the budget is gone',
-    ]);
+    const r = parse(['## Halt Conditions', 'Agents halt immediately. The asphalt stall is not a halt.', 'halt when the budget is gone']);
     expect(r.halts).toEqual([{ word: 'immediately', line: 2, column: 13, directive: false }]);
   });
 });

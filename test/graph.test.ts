@@ -2,14 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lint } from '../src/engine/run.js';
-import {
-  canReachTerminal,
-  firstMention,
-  graphFromEdges,
-  hasEdge,
-  reachableFrom,
-  type Edge,
-} from '../src/graph/graph.js';
+import { canReachTerminal, firstMention, graphFromEdges, hasEdge, reachableFrom, type Edge } from '../src/graph/graph.js';
 import { describePath, shortestPathToTerminal, simulate } from '../src/graph/simulate.js';
 import { RULE_FIXTURES } from './helpers/fixtures.js';
 
@@ -34,10 +27,12 @@ function e(from: string, to: string): Edge {
 /** A graph from `a>b` shorthands. */
 function g(...pairs: string[]) {
   nextLine = 1;
-  return graphFromEdges(pairs.map((p) => {
-    const [from, to] = p.split('>');
-    return e(from!, to!);
-  }));
+  return graphFromEdges(
+    pairs.map((p) => {
+      const [from, to] = p.split('>');
+      return e(from!, to!);
+    }),
+  );
 }
 
 const lines = (path: readonly Edge[] | null) => path?.map((x) => x.line) ?? null;
@@ -193,7 +188,9 @@ describe('graph rules: help and related', () => {
   });
 
   it('sim-unreachable-terminal uses the singular for a one-transition path and says when no path exists', async () => {
-    expect((await run('sim-unreachable-terminal', 'invalid', 'zero-budget'))[0]!.help).toContain('needs 1 transition (in-dev → done), but max_iterations is 0.');
+    expect((await run('sim-unreachable-terminal', 'invalid', 'zero-budget'))[0]!.help).toContain(
+      'needs 1 transition (in-dev → done), but max_iterations is 0.',
+    );
     const noPath = await run('sim-unreachable-terminal', 'invalid', 'no-path-at-all');
     expect(noPath[0]!.help).toContain("No sequence of transitions leads from 'in-dev' to a terminal state");
     expect(noPath[0]!.related).toBeUndefined();

@@ -80,9 +80,8 @@ describe('isStateLike — which backticked State Model tokens are states', () =>
 });
 
 describe('isGerundName — the Loop Language skill-name examples', () => {
-  it.each(['running-tdd-loops', 'writing-stories', 'facilitating-inception', 'deciding-architecture'])(
-    '%s is a gerund name',
-    (name) => expect(isGerundName(name)).toBe(true),
+  it.each(['running-tdd-loops', 'writing-stories', 'facilitating-inception', 'deciding-architecture'])('%s is a gerund name', (name) =>
+    expect(isGerundName(name)).toBe(true),
   );
 
   it.each(['tdd-loops', 'story-writer'])('%s is not a gerund name', (name) => {

@@ -26,7 +26,11 @@ function write(root: string, rel: string, text: string): void {
 
 describe('frontmatter', () => {
   it('is real YAML with the line and column of every key', () => {
-    const f = sourceFile('SKILL.md', '---\nname: running-x\ndescription: >\n  Folded text\n  over lines.\nmetadata:\n  category: dev\n  deep:\n    a: b\n---\n# Body\n', true);
+    const f = sourceFile(
+      'SKILL.md',
+      '---\nname: running-x\ndescription: >\n  Folded text\n  over lines.\nmetadata:\n  category: dev\n  deep:\n    a: b\n---\n# Body\n',
+      true,
+    );
     const fm = parseFrontmatter(f)!;
     expect(fm.endLine).toBe(10);
     expect(fm.entries.find((e) => e.key === 'description')?.value).toBe('Folded text over lines.\n');
@@ -83,7 +87,14 @@ describe('text helpers', () => {
 describe('discovery', () => {
   it('flat first, nested (category folders) as fallback, sorted; never node_modules or .git', () => {
     const root = tempDir();
-    for (const d of ['skills/zeta', 'skills/alpha', 'skills/cat/beta', 'skills/cat/aardvark', 'skills/node_modules/x', 'skills/alpha/references/inner']) {
+    for (const d of [
+      'skills/zeta',
+      'skills/alpha',
+      'skills/cat/beta',
+      'skills/cat/aardvark',
+      'skills/node_modules/x',
+      'skills/alpha/references/inner',
+    ]) {
       write(root, `${d}/SKILL.md`, '---\nname: x\n---\n');
     }
     write(root, 'skills/cat/notes/README.md', 'not a skill');
@@ -117,7 +128,11 @@ describe('skill loading', () => {
 
   it('reads states declared under any alias heading, with positions, stopping at the next heading of the same depth', async () => {
     const root = tempDir();
-    write(root, 'skills/running-a/SKILL.md', '---\nname: running-a\n---\n## The Loop\nMoves `in-dev` → `done`.\n### Details\n`in-qa` too\n## Other\n`not-a-state`\n');
+    write(
+      root,
+      'skills/running-a/SKILL.md',
+      '---\nname: running-a\n---\n## The Loop\nMoves `in-dev` → `done`.\n### Details\n`in-qa` too\n## Other\n`not-a-state`\n',
+    );
     const [skill] = (await load(root, ['State Model', 'The Loop'])).skills;
     expect(skill!.declaredStates).toEqual([
       { name: 'in-dev', line: 5, column: 7 },
@@ -128,7 +143,11 @@ describe('skill loading', () => {
 
   it('reads a nested alias section once, and not the code in the alias heading itself', async () => {
     const root = tempDir();
-    write(root, 'skills/running-a/SKILL.md', '## States `x-heading`\n`in-a`\n### The Loop `in-sub`\n`in-b` `in-a`\n## Other\n`in-c`\n## States\n`in-d`\n');
+    write(
+      root,
+      'skills/running-a/SKILL.md',
+      '## States `x-heading`\n`in-a`\n### The Loop `in-sub`\n`in-b` `in-a`\n## Other\n`in-c`\n## States\n`in-d`\n',
+    );
     // `## States \`x-heading\`` is the section "States x-heading"; `### The Loop \`in-sub\`` is no alias
     const [skill] = (await load(root, ['States x-heading', 'States', 'The Loop `in-sub`'])).skills;
     expect(skill!.declaredStates.map((d) => d.name)).toEqual(['in-a', 'in-sub', 'in-b', 'in-d']);

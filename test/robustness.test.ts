@@ -215,7 +215,14 @@ describe('robustness: all rules on hostile markdown', () => {
 
   it('reports something (the project really is checked)', () => {
     const codes = new Set(result.diagnostics.map((d) => d.code));
-    for (const code of ['skill-windows-path', 'skill-absolute-path', 'skill-time-sensitive', 'skill-deep-reference', 'skill-ref-missing-toc', 'skill-orphan-reference']) {
+    for (const code of [
+      'skill-windows-path',
+      'skill-absolute-path',
+      'skill-time-sensitive',
+      'skill-deep-reference',
+      'skill-ref-missing-toc',
+      'skill-orphan-reference',
+    ]) {
       expect(codes.has(code), code).toBe(true);
     }
   });

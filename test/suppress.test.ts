@@ -8,12 +8,19 @@ const comments = (text: string) => collectSuppressions(text, sourceFile('SKILL.m
 const ranges = (text: string, canonical: (c: string) => string = (c) => c) =>
   suppressedRanges(comments(text), text.split('\n').length, canonical);
 const diag = (code: string, line: number | null): Diagnostic => ({
-  code, severity: 'warning', message: '', help: '', file: 'SKILL.md', line, column: line === null ? null : 1,
+  code,
+  severity: 'warning',
+  message: '',
+  help: '',
+  file: 'SKILL.md',
+  line,
+  column: line === null ? null : 1,
 });
 
 describe('suppression comments', () => {
   it('reads codes, reasons and positions; comments in code blocks are examples', () => {
-    const text = '---\nname: a\n  # loopkit-disable-next-line skill-unknown-frontmatter-key -- tooling\nx: 1\n---\nText <!-- loopkit-disable-line a-b, c-d -- two codes -->\n\n```md\n<!-- loopkit-disable -->\n```\n\n<!--\nloopkit-disable-next-line\n-->\nline\n';
+    const text =
+      '---\nname: a\n  # loopkit-disable-next-line skill-unknown-frontmatter-key -- tooling\nx: 1\n---\nText <!-- loopkit-disable-line a-b, c-d -- two codes -->\n\n```md\n<!-- loopkit-disable -->\n```\n\n<!--\nloopkit-disable-next-line\n-->\nline\n';
     expect(comments(text)).toEqual([
       { verb: 'disable-next-line', codes: ['skill-unknown-frontmatter-key'], reason: 'tooling', line: 3, endLine: 3, column: 3 },
       { verb: 'disable-line', codes: ['a-b', 'c-d'], reason: 'two codes', line: 6, endLine: 6, column: 6 },
@@ -27,7 +34,8 @@ describe('suppression comments', () => {
   });
 
   it('ranges close at a matching enable (aliases resolved) or at the end of the file', () => {
-    const text = '<!-- loopkit-disable old-name -->\na\n<!-- loopkit-enable new-name -->\n<!-- loopkit-disable x-y -->\nb\n<!-- loopkit-enable other -->\nc\n';
+    const text =
+      '<!-- loopkit-disable old-name -->\na\n<!-- loopkit-enable new-name -->\n<!-- loopkit-disable x-y -->\nb\n<!-- loopkit-enable other -->\nc\n';
     const canonical = (c: string) => (c === 'old-name' ? 'new-name' : c);
     expect(ranges(text, canonical)).toEqual([
       { codes: ['new-name'], fromLine: 1, toLine: 3 },

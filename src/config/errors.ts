@@ -12,7 +12,10 @@ export interface ConfigIssue {
 /** A config the user must fix; every issue is located (file:line:col) when the place is known. */
 export class ConfigError extends Error {
   readonly issues: readonly ConfigIssue[];
-  constructor(readonly file: string, issues: ConfigIssue | ConfigIssue[]) {
+  constructor(
+    readonly file: string,
+    issues: ConfigIssue | ConfigIssue[],
+  ) {
     const list = Array.isArray(issues) ? issues : [issues];
     super(list.map((i) => formatIssue(file, i)).join('\n'));
     this.issues = list;
@@ -24,4 +27,3 @@ function formatIssue(file: string, i: ConfigIssue): string {
   const where = i.line === null ? file : `${file}:${i.line}:${i.column ?? 1}`;
   return `${where}: ${i.field ? `${i.field}: ` : ''}${i.detail}`;
 }
-

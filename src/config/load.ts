@@ -10,8 +10,12 @@ import { readConfigFile, type ConfigSource } from './read.js';
 export { CONFIG_FILE, ConfigError, type ConfigIssue };
 import { CONFIG_KEYS, configSchema, defaultConfig, type Config, type ConfigPositions } from './schema.js';
 
-const issue = (line: number | null, column: number | null, field: string | null, detail: string): ConfigIssue =>
-  ({ line, column, field, detail });
+const issue = (line: number | null, column: number | null, field: string | null, detail: string): ConfigIssue => ({
+  line,
+  column,
+  field,
+  detail,
+});
 
 /** A located problem in the config that does not stop the run. */
 export interface ConfigWarning {

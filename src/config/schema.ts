@@ -4,9 +4,7 @@
  */
 import * as z from 'zod';
 
-export const DEFAULT_STANDARD_VERBS = [
-  'trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete',
-];
+export const DEFAULT_STANDARD_VERBS = ['trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete'];
 export const DEFAULT_HALT_REASONS = ['stall', 'ambiguous', 'human-gate', 'unsafe', 'budget'];
 export const DEFAULT_LOOP_SECTIONS = [
   'Entry Conditions',
@@ -26,25 +24,26 @@ export const DEFAULT_LOOP_STATE_FILES = [
 
 /** A string field: an empty YAML value (`key:`) is the empty string; a number is its text. */
 const str = (def: string) =>
-  z.preprocess(
-    (v) => (v === null ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
-    z.string({ error: (iss) => `expected a string, got ${shown(iss.input)}` }),
-  ).default(def);
+  z
+    .preprocess(
+      (v) => (v === null ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
+      z.string({ error: (iss) => `expected a string, got ${shown(iss.input)}` }),
+    )
+    .default(def);
 
 /** A list of strings: an empty YAML value (`key:`) is the empty list. */
 const strList = (def: readonly string[]) =>
-  z.preprocess(
-    (v) => (v === null ? [] : v),
-    z.array(
-      z.preprocess(
-        (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
-        z.string({ error: 'expected a string' }),
+  z
+    .preprocess(
+      (v) => (v === null ? [] : v),
+      z.array(
+        z.preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string({ error: 'expected a string' })),
+        { error: 'expected a list of strings' },
       ),
-      { error: 'expected a list of strings' },
-    ),
-  ).default([...def]);
+    )
+    .default([...def]);
 
-const shown = (v: unknown) => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v) ?? String(v));
+const shown = (v: unknown) => (typeof v === 'string' ? `'${v}'` : (JSON.stringify(v) ?? String(v)));
 
 const wholeNumber = (iss: { input?: unknown }) => `expected a whole number from 0 to 4294967295, got ${shown(iss.input)}`;
 
@@ -53,11 +52,13 @@ const bool = z.boolean({ error: (iss) => `expected true or false, got ${shown(is
 export const SEVERITY_SETTINGS = ['off', 'info', 'warning', 'warn', 'error'] as const;
 export type SeveritySetting = (typeof SEVERITY_SETTINGS)[number];
 
-const enforcedState = z.object({
-  name: z.string({ error: 'expected a state name (string)' }).min(1, 'must not be empty'),
-  agent: str(''),
-  description: str(''),
-}).passthrough();
+const enforcedState = z
+  .object({
+    name: z.string({ error: 'expected a state name (string)' }).min(1, 'must not be empty'),
+    agent: str(''),
+    description: str(''),
+  })
+  .passthrough();
 
 const stateFile = z.object({
   path: z.string({ error: 'expected a path (string)' }).min(1, 'must not be empty'),
@@ -66,7 +67,8 @@ const stateFile = z.object({
 
 const configObject = z.object({
   skills_dir: str('skills/'),
-  max_iterations: z.number({ error: wholeNumber })
+  max_iterations: z
+    .number({ error: wholeNumber })
     .int({ error: wholeNumber })
     .min(0, { error: wholeNumber })
     .max(4294967295, { error: wholeNumber })
@@ -76,10 +78,9 @@ const configObject = z.object({
   canonical_loop_sections: strList(DEFAULT_LOOP_SECTIONS),
   canonical_skill_sections: strList(DEFAULT_SKILL_SECTIONS),
   state_model_aliases: strList(DEFAULT_STATE_MODEL_ALIASES),
-  enforced_states: z.preprocess(
-    (v) => (v === null ? [] : v),
-    z.array(enforcedState, { error: 'expected a list of {name, agent, description} entries' }),
-  ).default([]),
+  enforced_states: z
+    .preprocess((v) => (v === null ? [] : v), z.array(enforcedState, { error: 'expected a list of {name, agent, description} entries' }))
+    .default([]),
   deskcheck_enabled: bool,
   deskcheck_state: str(''),
   deskcheck_entry_from: str(''),
@@ -90,16 +91,21 @@ const configObject = z.object({
   bug_feedback_acceptance_state: str(''),
   bug_feedback_return_to: str(''),
   // loopkit additions
-  rules: z.preprocess(
-    (v) => (v === null ? {} : v),
-    z.record(z.string(), z.enum(SEVERITY_SETTINGS, {
-      error: 'expected one of off, info, warning, error',
-    }), { error: 'expected a map of rule code to off | info | warning | error' }),
-  ).default({}),
-  loop_state_files: z.preprocess(
-    (v) => (v === null ? [] : v),
-    z.array(stateFile, { error: 'expected a list of {path, description} entries' }),
-  ).default(DEFAULT_LOOP_STATE_FILES.map((f) => ({ ...f }))),
+  rules: z
+    .preprocess(
+      (v) => (v === null ? {} : v),
+      z.record(
+        z.string(),
+        z.enum(SEVERITY_SETTINGS, {
+          error: 'expected one of off, info, warning, error',
+        }),
+        { error: 'expected a map of rule code to off | info | warning | error' },
+      ),
+    )
+    .default({}),
+  loop_state_files: z
+    .preprocess((v) => (v === null ? [] : v), z.array(stateFile, { error: 'expected a list of {path, description} entries' }))
+    .default(DEFAULT_LOOP_STATE_FILES.map((f) => ({ ...f }))),
 });
 
 export const configSchema = configObject.superRefine((c, ctx) => {
@@ -116,10 +122,15 @@ export const configSchema = configObject.superRefine((c, ctx) => {
     }
   };
   need(c.deskcheck_enabled, 'deskcheck_enabled', [
-    'deskcheck_state', 'deskcheck_entry_from', 'deskcheck_feedback_to', 'deskcheck_forward_to',
+    'deskcheck_state',
+    'deskcheck_entry_from',
+    'deskcheck_feedback_to',
+    'deskcheck_forward_to',
   ]);
   need(c.bug_feedback_enabled, 'bug_feedback_enabled', [
-    'bug_feedback_qa_state', 'bug_feedback_acceptance_state', 'bug_feedback_return_to',
+    'bug_feedback_qa_state',
+    'bug_feedback_acceptance_state',
+    'bug_feedback_return_to',
   ]);
 });
 

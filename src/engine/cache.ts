@@ -70,7 +70,11 @@ function isDir(p: string): boolean {
  * `<project>/node_modules/.cache/loopkit` when the project has node_modules, else the user's cache
  * directory. In a directory, each project has its own file, named after its absolute root.
  */
-export function cacheFilePath(projectRoot: string, location: string | undefined, env?: Readonly<Record<string, string | undefined>>): string {
+export function cacheFilePath(
+  projectRoot: string,
+  location: string | undefined,
+  env?: Readonly<Record<string, string | undefined>>,
+): string {
   let dir: string;
   if (location !== undefined && location !== '') {
     if (!/[\\/]$/u.test(location) && !isDir(location)) return location;
@@ -149,7 +153,13 @@ export class ResultCache {
     if (!this.loaded) this.load();
     const c = this.configEntry;
     if (!c || c.h !== configKey(source) || !c.config || !Array.isArray(c.positions) || !Array.isArray(c.valuePositions)) return undefined;
-    return { config: c.config, positions: new Map(c.positions), valuePositions: new Map(c.valuePositions), file: c.file, warnings: c.warnings };
+    return {
+      config: c.config,
+      positions: new Map(c.positions),
+      valuePositions: new Map(c.valuePositions),
+      file: c.file,
+      warnings: c.warnings,
+    };
   }
 
   setConfig(source: ConfigSource, loaded: LoadedConfig): void {

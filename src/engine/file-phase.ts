@@ -64,7 +64,12 @@ export function processFile(job: FileJob, rules: readonly Rule[]): FileOutcome {
       });
       if (out !== undefined) data[code] = out;
     } catch (e) {
-      diagnostics.push({ code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: job.path, line: null, column: null } });
+      diagnostics.push({
+        code,
+        messageId: '$crash',
+        data: { error: (e as Error).message },
+        at: { file: job.path, line: null, column: null },
+      });
     }
     byRule[code] = performance.now() - r0;
   }

@@ -110,7 +110,15 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     }
     const index = drafts.length;
     const entries = listDir(absDir, root);
-    const draft: SkillDraft = { dir, dirName: dir.split('/').pop()!, skillPath, loopPath: null, handoffsPath: null, entries, scripts: null };
+    const draft: SkillDraft = {
+      dir,
+      dirName: dir.split('/').pop()!,
+      skillPath,
+      loopPath: null,
+      handoffsPath: null,
+      entries,
+      scripts: null,
+    };
     drafts.push(draft);
     const siblings = entries.filter((e) => e.kind === 'file' && /\.md$/iu.test(e.name)).map((e) => e.name);
     await add({ path: skillPath, kind: 'skill', text: skillRead.text, siblings }, index);
@@ -196,7 +204,8 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
       sections: sf.sections,
       declaredStates: declaredStates(sf, config.state_model_aliases),
       loop: loopFacts ? { ...loopFacts.loop!, file: loopFacts.file } : null,
-      legacyHandoffs: handoffFacts && handoffFacts.handoffs!.length > 0 ? { file: handoffFacts.file, transitions: handoffFacts.handoffs! } : null,
+      legacyHandoffs:
+        handoffFacts && handoffFacts.handoffs!.length > 0 ? { file: handoffFacts.file, transitions: handoffFacts.handoffs! } : null,
       entries: draft.entries,
       scripts: draft.scripts ? draft.scripts.map((p) => scripts.get(p)!.facts.file) : null,
       links: facts.file.links,

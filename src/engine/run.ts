@@ -137,7 +137,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const t0 = performance.now();
   const index = ruleIndex();
   let selected: readonly Rule[] = rules;
-  let enabled: { rule: Rule; severity: Severity }[] = [];
+  let enabled: { rule: Rule; severity: Severity }[];
   if (options.only && options.only.length > 0) {
     const chosen = options.only.map((name) => {
       const r = index.get(name);
@@ -223,7 +223,13 @@ function runRules(
     ran.push(rule.meta);
     const code = rule.meta.code;
     const emitted: Diagnostic[] = [];
-    const make = (messageId: string, data: Record<string, string | number> | undefined, at: Place, skill: string | undefined, related: Related[] | undefined) => {
+    const make = (
+      messageId: string,
+      data: Record<string, string | number> | undefined,
+      at: Place,
+      skill: string | undefined,
+      related: Related[] | undefined,
+    ) => {
       const tpl = rule.meta.messages[messageId];
       if (!tpl) throw new Error(`rule ${code} reported unknown messageId '${messageId}'`);
       const values = data ?? {};
@@ -251,7 +257,9 @@ function runRules(
         const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
         for (const raw of outcome?.diagnostics ?? []) {
           if (raw.code !== code) continue;
-          emitted.push(raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related));
+          emitted.push(
+            raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
+          );
         }
       }
     }
@@ -318,11 +326,13 @@ function suppressionsByFile(project: Project, index: ReadonlyMap<string, Rule>):
   const out = new Map<string, SuppressedRange[]>();
   for (const f of markdownFiles(project)) {
     if (f.suppressions.length === 0) continue;
-    out.set(f.path, suppressedRanges(f.suppressions, f.lines, (c) => index.get(c)?.meta.code ?? c));
+    out.set(
+      f.path,
+      suppressedRanges(f.suppressions, f.lines, (c) => index.get(c)?.meta.code ?? c),
+    );
   }
   return out;
 }
-
 
 export { UsageError };
 export type { Config, FileKind, FileRunner };

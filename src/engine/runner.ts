@@ -29,6 +29,11 @@ export interface RunnerOptions {
   /** the worker entry module; without it the per-file phase runs on this thread */
   workerScript?: URL | string;
   /**
+   * Worker threads to use for every file to parse, kept by the caller across runs (a server, a
+   * test): the run neither starts nor stops threads of its own.
+   */
+  pool?: WorkerPool;
+  /**
    * The process is loopkit's own (the CLI): when a project is so large that parsing it on this
    * thread would let the heap grow far beyond the model (see BOUNDED_HEAP_CHARS), V8 is told to
    * grow the heap more slowly. Not for a library caller: the setting is the whole process's.
@@ -102,11 +107,12 @@ interface Pending {
 export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Runner {
   const cache = options.cacheFile ? new ResultCache(options.cacheFile) : null;
   const concurrency = options.concurrency ?? 'auto';
-  const workers = !options.workerScript || concurrency === 'off' ? 0 : concurrency === 'auto' ? autoWorkers() : Math.max(0, Math.floor(concurrency));
+  const workers =
+    !options.workerScript || concurrency === 'off' ? 0 : concurrency === 'auto' ? autoWorkers() : Math.max(0, Math.floor(concurrency));
   const minChars = concurrency === 'auto' ? PARALLEL_MIN_CHARS : 0;
   const stats: RunnerStats = { cached: 0, parsed: 0, threads: 1, parseMs: 0, extractMs: 0, fileRulesMs: 0, byRule: {} };
   let processFile: ((job: FileJob, rules: readonly Rule[]) => FileOutcome) | null = null;
-  let pool: WorkerPool | null = null;
+  let pool: WorkerPool | null = options.pool ?? null;
   const queue: Pending[] = [];
   let queuedChars = 0;
   let missChars = 0;
@@ -172,6 +178,7 @@ export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Ru
     }
   };
 
+  if (options.pool) stats.threads = options.pool.size;
   const startWorkers = () => {
     if (pool || workers === 0 || missChars < minChars) return;
     pool = new WorkerPool(options.workerScript!, workers);
@@ -244,7 +251,7 @@ export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Ru
       cache?.save();
       const p = pool as WorkerPool | null;
       pool = null;
-      await p?.close();
+      if (p !== options.pool) await p?.close();
     },
   };
 }

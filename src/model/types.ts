@@ -121,8 +121,18 @@ export interface Section {
 
 export type DirectiveKind = 'trigger' | 'handoff' | 'halt';
 
-export interface Trigger { text: string; line: number; column: number }
-export interface HandoffDirective { skill: string; agent: string; line: number; column: number; skillColumn: number }
+export interface Trigger {
+  text: string;
+  line: number;
+  column: number;
+}
+export interface HandoffDirective {
+  skill: string;
+  agent: string;
+  line: number;
+  column: number;
+  skillColumn: number;
+}
 export interface HaltDirective {
   reason: string;
   /** the parsed bound; null when absent ("unbounded") */
@@ -163,9 +173,19 @@ export interface MalformedLine {
  * line that opens with the lower-case keyword (`halt stall after 3 iterations`, also list-marked or
  * backticked).
  */
-export interface HaltMention { word: string; line: number; column: number; directive: boolean }
+export interface HaltMention {
+  word: string;
+  line: number;
+  column: number;
+  directive: boolean;
+}
 /** A `handoff <skill> to <agent>` occurrence anywhere in LOOP.md. */
-export interface HandoffMention { skill: string; agent: string; line: number; column: number }
+export interface HandoffMention {
+  skill: string;
+  agent: string;
+  line: number;
+  column: number;
+}
 /** The first word of an ordered-list step in LOOP.md. */
 export interface StepVerb {
   word: string;
@@ -193,10 +213,19 @@ export interface LoopContract extends LoopFacts {
 }
 
 /** A state named in a SKILL.md state-model section. */
-export interface DeclaredState { name: string; line: number; column: number }
+export interface DeclaredState {
+  name: string;
+  line: number;
+  column: number;
+}
 
 /** A top-level heading of SKILL.md (for the configurable state-model sections). */
-export interface HeadingFact { key: string; depth: number; line: number; column: number }
+export interface HeadingFact {
+  key: string;
+  depth: number;
+  line: number;
+  column: number;
+}
 
 /**
  * A backticked token of SKILL.md without whitespace, with the index (in SkillFacts.headings) of the
@@ -220,7 +249,10 @@ export interface SkillFacts {
   codeSpans: readonly CodeSpanFact[];
 }
 
-export interface DirEntry { name: string; kind: 'file' | 'dir' | 'other' }
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'other';
+}
 
 export interface ReferencedFile {
   /** link target as written */

@@ -12,14 +12,7 @@
  */
 import type { Code, Root } from 'mdast';
 import { visit } from '../util/visit.js';
-import type {
-  HaltMention,
-  HandoffMention,
-  MalformedLine,
-  Section,
-  SourceFile,
-  Transition,
-} from '../model/types.js';
+import type { HaltMention, HandoffMention, MalformedLine, Section, SourceFile, Transition } from '../model/types.js';
 import { splitLines } from '../util/text.js';
 import { sectionsByLine } from './sections.js';
 
@@ -39,9 +32,33 @@ const ARROWISH = /→|->|=>|—>|–>|⇒|⟶/u;
 
 /** Words after `halt` that are prose, not a reason. */
 export const HALT_NOISE_WORDS = new Set([
-  'the', 'this', 'that', 'a', 'an', 'when', 'if', 'after', 'iteration', 'and', 'or', 'all', 'any',
-  'current', 'at', 'in', 'on', 'to', 'for', 'conditions', 'condition', 'is', 'are', 'as', 'by',
-  'with', 'without',
+  'the',
+  'this',
+  'that',
+  'a',
+  'an',
+  'when',
+  'if',
+  'after',
+  'iteration',
+  'and',
+  'or',
+  'all',
+  'any',
+  'current',
+  'at',
+  'in',
+  'on',
+  'to',
+  'for',
+  'conditions',
+  'condition',
+  'is',
+  'are',
+  'as',
+  'by',
+  'with',
+  'without',
 ]);
 
 export interface DslResult {
@@ -131,7 +148,14 @@ export function parseDsl(file: SourceFile, sections: readonly Section[]): DslRes
       // a line wholly in a code span (`trigger x`) like a transition line; else keep the backticks
       const m = TRIGGER.exec(body.startsWith('`') ? unquoted : body);
       if (m && m[1]) open.trigger = { text: m[1], line: lineNo, column: col };
-      else malformed.push({ kind: 'trigger', text: body, line: lineNo, column: col, reason: 'a trigger needs a condition: trigger <condition>' });
+      else
+        malformed.push({
+          kind: 'trigger',
+          text: body,
+          line: lineNo,
+          column: col,
+          reason: 'a trigger needs a condition: trigger <condition>',
+        });
       continue;
     }
     if (/^handoff\s/u.test(unquoted)) {
@@ -175,7 +199,8 @@ function transitionProblem(line: string): string {
 }
 
 const HALT_MENTION = /(?<![\p{L}\p{M}\p{Nd}_-])halt\s+([\p{L}\p{M}\p{Nd}_][\p{L}\p{M}\p{Nd}_-]*)/giu;
-const HANDOFF_MENTION = /(?<![\p{L}\p{M}\p{Nd}_-])handoff\s+([\p{L}\p{M}\p{Nd}_][\p{L}\p{M}\p{Nd}_-]*)\s+to\s+([\p{L}\p{M}\p{Nd}_][\p{L}\p{M}\p{Nd}_-]*)/gu;
+const HANDOFF_MENTION =
+  /(?<![\p{L}\p{M}\p{Nd}_-])handoff\s+([\p{L}\p{M}\p{Nd}_][\p{L}\p{M}\p{Nd}_-]*)\s+to\s+([\p{L}\p{M}\p{Nd}_][\p{L}\p{M}\p{Nd}_-]*)/gu;
 
 /** Every `halt <word>` and `handoff <skill> to <agent>` on a line (whole words only). */
 function scanMentions(line: string, lineNo: number, halts: HaltMention[], handoffs: HandoffMention[]): void {

@@ -16,7 +16,9 @@ export interface ParsedSection extends Section {
 
 /** Heading text without a trailing `{#id .class}` attribute block. */
 export function headingTitle(h: Heading): string {
-  return toString(h).replace(/\s*\{[#.][^}]*\}\s*$/, '').trim();
+  return toString(h)
+    .replace(/\s*\{[#.][^}]*\}\s*$/, '')
+    .trim();
 }
 
 /**
@@ -25,7 +27,12 @@ export function headingTitle(h: Heading): string {
  */
 export function sectionsAt(file: SourceFile, depth: number): ParsedSection[] {
   const root = file.root as Root;
-  return headingSections(file, root.children, (h) => h.depth === depth, (h) => h.depth <= depth);
+  return headingSections(
+    file,
+    root.children,
+    (h) => h.depth === depth,
+    (h) => h.depth <= depth,
+  );
 }
 
 /**

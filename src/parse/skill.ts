@@ -35,7 +35,12 @@ function headingsAndCodeSpans(root: Root): { headings: HeadingFact[]; codeSpans:
     const inHeading = node.type === 'heading';
     if (inHeading) {
       const h = node as Heading;
-      headings.push({ key: sectionKey(headingTitle(h)), depth: h.depth, line: h.position?.start.line ?? 1, column: h.position?.start.column ?? 1 });
+      headings.push({
+        key: sectionKey(headingTitle(h)),
+        depth: h.depth,
+        line: h.position?.start.line ?? 1,
+        column: h.position?.start.column ?? 1,
+      });
     }
     const heading = headings.length - 1;
     visit(node, 'inlineCode', (n) => {

@@ -10,7 +10,11 @@ const MAX_LABEL = 48;
 function label(e: Edge): string {
   const text = e.halt ? `halt ${e.halt.reason}${e.halt.after === null ? '' : ` after ${e.halt.after}`}` : (e.trigger?.text ?? '');
   const clean = text.replace(/[\r\n]+/g, ' ').trim();
-  return Array.from(clean).length > MAX_LABEL ? `${Array.from(clean).slice(0, MAX_LABEL - 1).join('')}…` : clean;
+  return Array.from(clean).length > MAX_LABEL
+    ? `${Array.from(clean)
+        .slice(0, MAX_LABEL - 1)
+        .join('')}…`
+    : clean;
 }
 
 /** Mermaid ids: letters, digits and underscores only; distinct states keep distinct ids. */

@@ -26,7 +26,14 @@ export function jsonReport(result: LintResult): string {
       },
       help: d.help,
       ...(d.skill !== undefined ? { skill: d.skill } : {}),
-      ...(d.related ? { related: d.related.map((r) => ({ message: r.message, location: { path: displayPath(root, r.file), line: r.line, column: r.column } })) } : {}),
+      ...(d.related
+        ? {
+            related: d.related.map((r) => ({
+              message: r.message,
+              location: { path: displayPath(root, r.file), line: r.line, column: r.column },
+            })),
+          }
+        : {}),
       docs: `docs/rules/${d.code}.md`,
     })),
     summary: {

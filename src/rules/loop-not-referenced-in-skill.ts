@@ -25,7 +25,7 @@ export default defineRule({
     code: 'loop-not-referenced-in-skill',
     defaultSeverity: 'error',
     category: 'completeness',
-    description: 'Require the body of SKILL.md to reference the skill\'s LOOP.md',
+    description: "Require the body of SKILL.md to reference the skill's LOOP.md",
     scope: 'skill',
     reference: 'improved',
     messages: {

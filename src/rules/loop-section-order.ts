@@ -35,7 +35,14 @@ export default defineRule({
             data: { skill: skill.name, order },
             at: { file: loop.file.path, line: s.line, column: s.column },
             skill: skill.name,
-            related: [{ message: `'## ${after.title}' comes first, but '## ${s.title}' belongs before it`, file: loop.file.path, line: after.line, column: after.column }],
+            related: [
+              {
+                message: `'## ${after.title}' comes first, but '## ${s.title}' belongs before it`,
+                file: loop.file.path,
+                line: after.line,
+                column: after.column,
+              },
+            ],
           });
           return;
         }

@@ -25,9 +25,7 @@ export default defineRule({
     config.loop_state_files.forEach((f, i) => {
       if (project.existingPaths.has(f.path)) return;
       // a path the user wrote is reported where it is written; a built-in default at the path itself
-      const at: Place = configured
-        ? configKeyPlace(project, `loop_state_files.${i}.path`)
-        : { file: f.path, line: null, column: null };
+      const at: Place = configured ? configKeyPlace(project, `loop_state_files.${i}.path`) : { file: f.path, line: null, column: null };
       const purpose = f.description.trim();
       report(
         purpose === ''

@@ -44,7 +44,7 @@ export default defineRule({
       trapped: {
         message: 'States {states} can never reach a terminal state: a run that enters them loops forever',
         help:
-          "A run that takes the transition {entered} can never finish. Add a transition from one of " +
+          'A run that takes the transition {entered} can never finish. Add a transition from one of ' +
           'these states to a state that leads to a terminal state, for example a halt to a halted-* state.',
       },
     },

@@ -22,7 +22,12 @@ export default defineRule({
       const lines = skill.skillFile.lineCount;
       if (lines <= MAX_LINES) continue;
       // the first line over the limit
-      report({ messageId: 'tooLong', data: { lines }, at: { file: skill.skillFile.path, line: MAX_LINES + 1, column: 1 }, skill: skill.name });
+      report({
+        messageId: 'tooLong',
+        data: { lines },
+        at: { file: skill.skillFile.path, line: MAX_LINES + 1, column: 1 },
+        skill: skill.name,
+      });
     }
   },
 });

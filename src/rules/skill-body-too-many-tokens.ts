@@ -26,7 +26,8 @@ export default defineRule({
     reference: 'improved',
     messages: {
       tooMany: {
-        message: 'SKILL.md is ~{tokens} tokens (recommended: <5000). Agents load the full body when activating the skill. Move detail to reference files',
+        message:
+          'SKILL.md is ~{tokens} tokens (recommended: <5000). Agents load the full body when activating the skill. Move detail to reference files',
         help: 'The location is where the 5000-token budget runs out. Move detail below it into linked reference files.',
       },
     },

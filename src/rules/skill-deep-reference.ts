@@ -38,7 +38,9 @@ export default defineRule({
         data: { target },
         at: { file: file.path, line: nested.urlLine, column: nested.urlColumn },
         skill: skill.name,
-        related: from ? [{ message: `linked from ${skill.skillFile.path}`, file: skill.skillFile.path, line: from.line, column: from.column }] : [],
+        related: from
+          ? [{ message: `linked from ${skill.skillFile.path}`, file: skill.skillFile.path, line: from.line, column: from.column }]
+          : [],
       });
     }
   },

@@ -41,7 +41,8 @@ export default defineRule({
     reference: 'improved',
     messages: {
       missing: {
-        message: "description doesn't indicate when to use this skill. Add a 'Use when...' or 'Use for...' clause so agents know when to activate it",
+        message:
+          "description doesn't indicate when to use this skill. Add a 'Use when...' or 'Use for...' clause so agents know when to activate it",
         help: "Agents choose skills by their description; end it with e.g. 'Use when the user asks to …'.",
       },
     },

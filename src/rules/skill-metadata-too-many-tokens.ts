@@ -14,7 +14,8 @@ export default defineRule({
     reference: 'improved',
     messages: {
       tooMany: {
-        message: 'name + description is ~{tokens} tokens (recommended: ~100). Agents load this for every skill at startup. Shorten the description',
+        message:
+          'name + description is ~{tokens} tokens (recommended: ~100). Agents load this for every skill at startup. Shorten the description',
         help: 'Say what the skill does and when to use it in one or two sentences; move the rest into the body.',
       },
     },

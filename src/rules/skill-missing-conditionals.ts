@@ -18,8 +18,7 @@ export default defineRule({
     reference: 'improved',
     messages: {
       missing: {
-        message:
-          'Decision points detected but no explicit conditional structure (if/when/otherwise). Consider adding conditional branches',
+        message: 'Decision points detected but no explicit conditional structure (if/when/otherwise). Consider adding conditional branches',
       },
     },
   },

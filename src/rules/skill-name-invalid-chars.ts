@@ -37,7 +37,12 @@ export default defineRule({
       const field = frontmatterField(skill, 'name');
       if (!field) continue;
       if (field.kind === 'list' || field.kind === 'map') {
-        report({ messageId: 'notScalar', data: { kind: field.kind, dir: skill.dirName }, at: entryPlace(skill, field.entry), skill: skill.name });
+        report({
+          messageId: 'notScalar',
+          data: { kind: field.kind, dir: skill.dirName },
+          at: entryPlace(skill, field.entry),
+          skill: skill.name,
+        });
         continue;
       }
       const name = field.text;

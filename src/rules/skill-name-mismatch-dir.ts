@@ -20,7 +20,12 @@ export default defineRule({
     for (const skill of project.skills) {
       const name = nameField(skill);
       if (!name || name.text === skill.dirName) continue;
-      report({ messageId: 'mismatch', data: { name: name.text, dir: skill.dirName }, at: entryPlace(skill, name.entry), skill: skill.name });
+      report({
+        messageId: 'mismatch',
+        data: { name: name.text, dir: skill.dirName },
+        at: entryPlace(skill, name.entry),
+        skill: skill.name,
+      });
     }
   },
 });

@@ -29,7 +29,12 @@ export default defineRule({
       const name = nameField(skill);
       if (!name) continue;
       // whole words: split at anything but letters/digits and at camelCase humps
-      const words = new Set(name.text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u));
+      const words = new Set(
+        name.text
+          .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u),
+      );
       for (const [term, forms] of VAGUE) {
         if (!forms.some((w) => words.has(w))) continue;
         report({ messageId: 'vague', data: { name: name.text, term }, at: entryPlace(skill, name.entry), skill: skill.name });

@@ -14,7 +14,8 @@ export default defineRule({
     reference: 'improved',
     messages: {
       mixed: {
-        message: 'Project has mixed naming patterns: {gerund} gerund, {noun} noun, {action} action-prefix names. Consider using a consistent convention.',
+        message:
+          'Project has mixed naming patterns: {gerund} gerund, {noun} noun, {action} action-prefix names. Consider using a consistent convention.',
         help: 'Most skills here use {convention} names (on a tie, gerund: the Loop Language names skills verb-ing first, e.g. `writing-stories`). Not following it: {outliers}.',
       },
     },

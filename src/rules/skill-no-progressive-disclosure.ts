@@ -14,7 +14,8 @@ export default defineRule({
     reference: 'improved',
     messages: {
       monolithic: {
-        message: 'SKILL.md is {lines} lines with no separate reference files. Consider extracting content into linked reference files for progressive disclosure',
+        message:
+          'SKILL.md is {lines} lines with no separate reference files. Consider extracting content into linked reference files for progressive disclosure',
         help: 'Move detailed sections into files next to SKILL.md and link them, e.g. [reference.md](reference.md).',
       },
     },

@@ -37,7 +37,9 @@ export default defineRule({
         data: { target, lines },
         at: { file: file.path, line: 1, column: 1 },
         skill: skill.name,
-        related: from ? [{ message: `linked from ${skill.skillFile.path}`, file: skill.skillFile.path, line: from.line, column: from.column }] : [],
+        related: from
+          ? [{ message: `linked from ${skill.skillFile.path}`, file: skill.skillFile.path, line: from.line, column: from.column }]
+          : [],
       });
     }
   },

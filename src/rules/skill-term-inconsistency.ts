@@ -29,8 +29,7 @@ export default defineRule({
     reference: 'improved',
     messages: {
       synonyms: {
-        message:
-          'Multiple synonyms for the same concept found in SKILL.md: {found}. Pick one term and use it consistently',
+        message: 'Multiple synonyms for the same concept found in SKILL.md: {found}. Pick one term and use it consistently',
       },
     },
   },

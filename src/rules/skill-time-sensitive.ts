@@ -40,7 +40,8 @@ export default defineRule({
       const start = yaml?.position?.start.offset;
       const end = yaml?.position?.end.offset;
       if (start !== undefined && end !== undefined) {
-        for (const i of matches(file.text.slice(start, end))) report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + i)) });
+        for (const i of matches(file.text.slice(start, end)))
+          report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + i)) });
       }
       // prose only: code blocks and inline code are quoted literally
       for (const node of proseNodes(root, false)) {

@@ -6,7 +6,15 @@ import { matchAll, wordRegex } from '../util/words.js';
 const MAX_OPTIONS = 3;
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
 
 // "<n> [different|…] options|ways|approaches|methods to|for" — every part a whole word

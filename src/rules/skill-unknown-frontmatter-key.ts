@@ -5,12 +5,29 @@ import { entryPlace, usableFrontmatter } from './lib/frontmatter-fields.js';
 /** Top-level SKILL.md keys that some agent or loopkit itself reads (docs/rules/skill-unknown-frontmatter-key.md). */
 const KNOWN_FRONTMATTER_KEYS: readonly string[] = [
   // Agent Skills specification (agentskills.io)
-  'name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools',
+  'name',
+  'description',
+  'license',
+  'compatibility',
+  'metadata',
+  'allowed-tools',
   // loopkit / Loop Language
-  'level', 'owner', 'trigger',
+  'level',
+  'owner',
+  'trigger',
   // Claude Code skill extensions
-  'when_to_use', 'argument-hint', 'arguments', 'disable-model-invocation', 'user-invocable',
-  'model', 'effort', 'context', 'agent', 'hooks', 'paths', 'shell',
+  'when_to_use',
+  'argument-hint',
+  'arguments',
+  'disable-model-invocation',
+  'user-invocable',
+  'model',
+  'effort',
+  'context',
+  'agent',
+  'hooks',
+  'paths',
+  'shell',
   // common in published skills, read by skill registries (e.g. goose)
   'version',
 ];

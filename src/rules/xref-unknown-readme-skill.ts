@@ -6,8 +6,20 @@ import { visit } from '../util/visit.js';
 
 /** Backticked words that are known not to be skill names (0.3.3's fixed exception list). */
 const EXCEPTIONS = new Set([
-  'story-id', 'capability-slug', 'story-123', 'story-bs01', 'ADR-XXX', 'PROJ-28', 'npm', 'cargo', 'dune',
-  'coqc', 'test', 'Linear', 'all-agents', 'in-progress',
+  'story-id',
+  'capability-slug',
+  'story-123',
+  'story-bs01',
+  'ADR-XXX',
+  'PROJ-28',
+  'npm',
+  'cargo',
+  'dune',
+  'coqc',
+  'test',
+  'Linear',
+  'all-agents',
+  'in-progress',
 ]);
 
 /** Lower-case kebab-case with at least one hyphen. */
@@ -48,11 +60,7 @@ export default defineRule({
     const readme = project.readme;
     if (!readme) return;
     const names = project.skills.map((s) => s.name);
-    const skip = new Set([
-      ...names,
-      ...config.enforced_states.map((s) => s.name),
-      ...config.halt_reasons.map((r) => `halted-${r}`),
-    ]);
+    const skip = new Set([...names, ...config.enforced_states.map((s) => s.name), ...config.halt_reasons.map((r) => `halted-${r}`)]);
     for (const { token, line, column } of fileData(readme.path) ?? []) {
       if (skip.has(token)) continue;
       report({

@@ -2,9 +2,29 @@
 
 /** Words ending in "ing" that are not gerunds. */
 const NOT_GERUNDS = new Set([
-  'thing', 'string', 'spring', 'ring', 'king', 'wing', 'bring', 'sing', 'sting', 'swing', 'sling',
-  'cling', 'fling', 'ping', 'ding', 'ceiling', 'morning', 'evening', 'nothing', 'something',
-  'anything', 'everything', 'during',
+  'thing',
+  'string',
+  'spring',
+  'ring',
+  'king',
+  'wing',
+  'bring',
+  'sing',
+  'sting',
+  'swing',
+  'sling',
+  'cling',
+  'fling',
+  'ping',
+  'ding',
+  'ceiling',
+  'morning',
+  'evening',
+  'nothing',
+  'something',
+  'anything',
+  'everything',
+  'during',
 ]);
 
 /** Is this single word a gerund (verb + "ing")? */

@@ -98,7 +98,11 @@ export function normaliseTarget(target: string): string {
  * `a/b/c.md` 2). Leading `../` steps go up, not down: `../sibling/a.md` is one level.
  */
 export function directoryLevels(target: string): number {
-  return normaliseTarget(target).replace(/^(?:\.\.\/)+/u, '').split('/').length - 1;
+  return (
+    normaliseTarget(target)
+      .replace(/^(?:\.\.\/)+/u, '')
+      .split('/').length - 1
+  );
 }
 
 /** The project-relative path a link target in the file `from` (project-relative) points at. */

@@ -24,7 +24,11 @@ export interface FixtureCase {
 }
 
 const dirs = (p: string) =>
-  existsSync(p) ? readdirSync(p).filter((n) => statSync(join(p, n)).isDirectory()).sort() : [];
+  existsSync(p)
+    ? readdirSync(p)
+        .filter((n) => statSync(join(p, n)).isDirectory())
+        .sort()
+    : [];
 
 export function ruleFixtureCodes(): string[] {
   return dirs(RULE_FIXTURES);

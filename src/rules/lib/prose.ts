@@ -13,9 +13,7 @@ import type { Node, Parent } from 'unist';
 import type { SourceFile } from '../../model/types.js';
 import { positionAt } from '../../util/text.js';
 
-const NOT_PROSE = new Set([
-  'code', 'inlineCode', 'html', 'yaml', 'toml', 'definition', 'image', 'imageReference', 'math', 'inlineMath',
-]);
+const NOT_PROSE = new Set(['code', 'inlineCode', 'html', 'yaml', 'toml', 'definition', 'image', 'imageReference', 'math', 'inlineMath']);
 
 /** A block whose text is one run of prose (sentences do not cross block borders). */
 export interface ProseBlock {
@@ -49,7 +47,8 @@ function isAutolink(link: Link): boolean {
  * rules closely enough for word heuristics: a `www.` or `http(s)://` start at a word boundary, up to
  * white space or `<`, without trailing punctuation or an unbalanced `)`.
  */
-const LITERAL_URL = /(?<![\p{L}\p{N}_])(?:www\.|https?:\/\/)[^\s<]*|(?<![\p{L}\p{N}_+.\-/])(?:(?:mailto|xmpp):)?[\p{L}\p{N}_+.-]+@[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+/gu;
+const LITERAL_URL =
+  /(?<![\p{L}\p{N}_])(?:www\.|https?:\/\/)[^\s<]*|(?<![\p{L}\p{N}_+.\-/])(?:(?:mailto|xmpp):)?[\p{L}\p{N}_+.-]+@[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+/gu;
 const TRAILING = /[?!.,:*_~'"]$/u;
 
 /** The end of a literal URL match without its trailing punctuation. */

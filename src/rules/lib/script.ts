@@ -24,7 +24,11 @@ const BY_EXTENSION: Record<string, ScriptLanguage> = {
 function shebangLanguage(text: string): ScriptLanguage | null {
   const m = /^#![^\n]*/u.exec(text);
   if (!m) return null;
-  const words = m[0].slice(2).trim().split(/\s+/u).map((w) => w.split('/').pop() ?? w);
+  const words = m[0]
+    .slice(2)
+    .trim()
+    .split(/\s+/u)
+    .map((w) => w.split('/').pop() ?? w);
   for (const w of words) {
     if (/^python[\d.]*$/u.test(w) || w === 'uv' || w === 'pipx') return 'python';
     if (w === 'node' || w === 'bun') return 'javascript';

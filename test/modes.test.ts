@@ -1,0 +1,183 @@
+/**
+ * The per-file phase can run three ways — parsed on this thread, taken from the result cache, or
+ * parsed on worker threads — and every way gives the same report, byte for byte, on every fixture
+ * and example. Uses the built package (dist/, made by `npm test` before vitest runs), since the
+ * worker threads run the bundle. Also: the cache is never stale (content, config, sibling files,
+ * version), and a corrupt or foreign cache file is ignored and rewritten.
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonReport, lint, textReport, VERSION, WorkerPool, type LintResult } from '../dist/index.js';
+import { listCases, ruleFixtureCodes, FIXTURES } from './helpers/fixtures.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const WORKER = pathToFileURL(join(ROOT, 'dist', 'worker.js'));
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'superpowers');
+
+const temps: string[] = [];
+const temp = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+/** Every project the suite knows: each rule fixture case, the CLI projects, the examples, the repo. */
+function projects(): string[] {
+  const out = [ROOT, join(ROOT, 'examples', 'loop'), join(ROOT, 'examples', 'loop-controller')];
+  for (const p of readdirSync(join(FIXTURES, 'projects'))) out.push(join(FIXTURES, 'projects', p));
+  for (const code of ruleFixtureCodes()) for (const c of listCases(code)) out.push(c.dir);
+  return out;
+}
+
+const report = (r: LintResult) => `${jsonReport(r)}${textReport(r, { color: false })}`;
+
+async function reportOf(root: string, options: Parameters<typeof lint>[0] extends infer O ? Omit<O, 'root'> : never): Promise<string> {
+  try {
+    return report(await lint({ root, ...options }));
+  } catch (e) {
+    return `error: ${(e as Error).message}`;
+  }
+}
+
+describe('cold, cached and parallel runs report the same, byte for byte', () => {
+  let pool: WorkerPool;
+  const all = projects();
+  beforeAll(() => {
+    pool = new WorkerPool(WORKER, 2);
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it(`on every fixture and example (${all.length} projects)`, async () => {
+    const cacheDir = temp('loopkit-modes-');
+    let checked = 0;
+    for (const [i, root] of all.entries()) {
+      const cold = await reportOf(root, { concurrency: 'off' });
+      const cacheFile = join(cacheDir, `${i}.json`);
+      const filling = await reportOf(root, { cacheFile });
+      const cached = await reportOf(root, { cacheFile });
+      const parallel = await reportOf(root, { pool });
+      expect(filling, root).toBe(cold);
+      expect(cached, root).toBe(cold);
+      expect(parallel, root).toBe(cold);
+      checked++;
+    }
+    expect(checked).toBe(all.length);
+  }, 600_000);
+
+  it.skipIf(!existsSync(CORPUS))(
+    'on the real skills of the corpus, parsed on worker threads in both batches',
+    async () => {
+      const root = temp('loopkit-modes-corpus-');
+      cpSync(join(CORPUS, 'skills'), join(root, 'skills'), { recursive: true });
+      const cold = await reportOf(root, { concurrency: 'off' });
+      expect(await reportOf(root, { pool })).toBe(cold);
+      // the bundled CLI's own threads, started by --concurrency
+      expect(await reportOf(root, { concurrency: 2, workerScript: WORKER })).toBe(cold);
+    },
+    120_000,
+  );
+});
+
+describe('the result cache', () => {
+  /** A copy of the TDD-team project with its own cache file. */
+  function project() {
+    const root = temp('loopkit-cache-');
+    cpSync(join(ROOT, 'skills'), join(root, 'skills'), { recursive: true });
+    cpSync(join(ROOT, '.loopkit.yaml'), join(root, '.loopkit.yaml'));
+    return { root, cacheFile: join(temp('loopkit-cache-file-'), 'cache.json') };
+  }
+  const run = (root: string, cacheFile?: string) => lint({ root, ...(cacheFile ? { cacheFile } : {}) });
+
+  it('is written only when asked for, where asked, and is used on the next run', async () => {
+    const { root, cacheFile } = project();
+    const first = await run(root, cacheFile);
+    expect(first.timing.runner.cached).toBe(0);
+    const files = first.timing.runner.parsed;
+    expect(files).toBe(10); // 5 × SKILL.md and LOOP.md
+    expect(existsSync(cacheFile)).toBe(true);
+    const second = await run(root, cacheFile);
+    expect(second.timing.runner).toMatchObject({ cached: files, parsed: 0 });
+    expect(report(second)).toBe(report(first));
+  });
+
+  it('recomputes exactly a changed file', async () => {
+    const { root, cacheFile } = project();
+    await run(root, cacheFile);
+    const loop = join(root, 'skills', 'running-tdd-loops', 'LOOP.md');
+    writeFileSync(loop, readFileSync(loop, 'utf8').replace('1. Write the failing test', '1. Draft the failing test'));
+    const after = await run(root, cacheFile);
+    expect(after.timing.runner.parsed).toBe(1);
+    expect(after.diagnostics.map((d) => d.message)).toContain("Non-standard verb 'Draft' in LOOP.md for `running-tdd-loops` at line 15");
+    expect(report(after)).toBe(report(await run(root)));
+  });
+
+  it('keeps files across a config change, and the report follows the new config', async () => {
+    const { root, cacheFile } = project();
+    await run(root, cacheFile);
+    // `write` is no longer a standard verb
+    writeFileSync(join(root, '.loopkit.yaml'), readFileSync(join(root, '.loopkit.yaml'), 'utf8').replace('  - write\n', ''));
+    const after = await run(root, cacheFile);
+    expect(after.timing.runner.parsed).toBe(0);
+    expect(after.diagnostics.filter((d) => d.message.startsWith("Non-standard verb 'Write'")).length).toBeGreaterThan(0);
+    expect(report(after)).toBe(report(await run(root)));
+  });
+
+  it('recomputes SKILL.md when a markdown file appears next to it', async () => {
+    const { root, cacheFile } = project();
+    await run(root, cacheFile);
+    writeFileSync(join(root, 'skills', 'running-tdd-loops', 'notes.md'), '# Notes\n');
+    const after = await run(root, cacheFile);
+    expect(after.timing.runner.parsed).toBe(1);
+    expect(after.diagnostics.filter((d) => d.code === 'skill-orphan-reference').map((d) => d.file)).toEqual([
+      'skills/running-tdd-loops/notes.md',
+    ]);
+    expect(report(after)).toBe(report(await run(root)));
+  });
+
+  it('ignores the cache of another loopkit version, and rewrites it', async () => {
+    const { root, cacheFile } = project();
+    await run(root, cacheFile);
+    const doc = JSON.parse(readFileSync(cacheFile, 'utf8')) as { version: string };
+    expect(doc.version).toBe(VERSION);
+    writeFileSync(cacheFile, JSON.stringify({ ...doc, version: '0.0.1' }));
+    const after = await run(root, cacheFile);
+    expect(after.timing.runner.cached).toBe(0);
+    expect((JSON.parse(readFileSync(cacheFile, 'utf8')) as { version: string }).version).toBe(VERSION);
+  });
+
+  it.each([
+    ['corrupt', '{"magic":"loopkit-cache","entries":{'],
+    ['foreign', JSON.stringify({ eslint: true, files: {} })],
+    ['binary', '\u0000\u0001\u0002'],
+    [
+      'of the wrong shape',
+      JSON.stringify({ magic: 'loopkit-cache', version: VERSION, format: 1, entries: { 'skill:x': { h: 1, o: null } } }),
+    ],
+  ])('ignores a %s cache file and rewrites it', async (_what, text) => {
+    const { root, cacheFile } = project();
+    const cold = await run(root);
+    writeFileSync(cacheFile, text);
+    const after = await run(root, cacheFile);
+    expect(report(after)).toBe(report(cold));
+    expect(after.timing.runner.cached).toBe(0);
+    expect((JSON.parse(readFileSync(cacheFile, 'utf8')) as { magic: string }).magic).toBe('loopkit-cache');
+    expect((await run(root, cacheFile)).timing.runner.parsed).toBe(0);
+  });
+
+  it('keeps YAML values JSON cannot write (infinity, NaN)', async () => {
+    const { root, cacheFile } = project();
+    const skill = join(root, 'skills', 'writing-stories', 'SKILL.md');
+    writeFileSync(skill, readFileSync(skill, 'utf8').replace('metadata:\n', 'metadata:\n  ratio: .inf\n  odd: .nan\n'));
+    const cold = await run(root);
+    await run(root, cacheFile);
+    expect(report(await run(root, cacheFile))).toBe(report(cold));
+  });
+});

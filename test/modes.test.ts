@@ -5,9 +5,9 @@
  * worker threads run the bundle. Also: the cache is never stale (content, config, sibling files,
  * version), and a corrupt or foreign cache file is ignored and rewritten.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonReport, lint, textReport, VERSION, WorkerPool, type LintResult } from '../dist/index.js';
@@ -95,6 +95,26 @@ describe('the result cache', () => {
     return { root, cacheFile: join(temp('loopkit-cache-file-'), 'cache.json') };
   }
   const run = (root: string, cacheFile?: string) => lint({ root, ...(cacheFile ? { cacheFile } : {}) });
+
+  it('keeps only what changed up to date: one changed file rewrites one shard', async () => {
+    const { root, cacheFile } = project();
+    await run(root, cacheFile);
+    const dir = dirname(cacheFile);
+    const shards = () =>
+      new Map(
+        readdirSync(dir)
+          .filter((f) => /\.s\d\d$/u.test(f))
+          .map((f) => [f, statSync(join(dir, f)).mtimeMs]),
+      );
+    const before = shards();
+    expect(before.size).toBeGreaterThan(1);
+    await new Promise((r) => setTimeout(r, 20));
+    const skill = join(root, 'skills', 'writing-stories', 'SKILL.md');
+    writeFileSync(skill, `${readFileSync(skill, 'utf8')}\nOne more line.\n`);
+    await run(root, cacheFile);
+    const after = shards();
+    expect([...after].filter(([f, t]) => before.get(f) !== t)).toHaveLength(1);
+  });
 
   it('is written only when asked for, where asked, and is used on the next run', async () => {
     const { root, cacheFile } = project();

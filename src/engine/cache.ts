@@ -1,16 +1,21 @@
 /**
  * The result cache (`--cache`): each file's per-file outcome, keyed by its path, its kind and the
- * SHA-1 of its content, in one JSON file per project, stamped with the loopkit version and the
- * format. Never stale: a changed file misses; another loopkit version, a foreign or corrupt file,
- * or a different format is ignored (and rewritten). The per-file phase depends on nothing else —
- * not on the configuration — so a config change keeps the cache valid.
+ * SHA-1 of its content, stamped with the loopkit version and the format. Never stale: a changed
+ * file misses; another loopkit version, a foreign or corrupt file, or a different format is ignored
+ * (and rewritten). The per-file phase depends on nothing else — not on the configuration — so a
+ * config change keeps the cache valid.
+ *
+ * On disk: the cache file (the index: stamp and configuration) and SHARDS shard files next to it
+ * (`<file>.s00` …), each holding the entries whose key hashes to it. A run reads a shard only when
+ * it looks up a file of it and writes only the shards that changed, so a large project's cache is
+ * never held as one string, and one changed file rewrites a sixteenth of it.
  *
  * It also keeps the validated configuration, keyed by the SHA-1 of `.loopkit.yaml` (a valid one
  * only: a broken config is reported every time), so an unchanged project is checked without
  * loading the YAML parser or the schema.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { VERSION } from '../version.js';
@@ -19,7 +24,7 @@ import type { ConfigSource } from '../config/read.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 
 /** Bumped whenever the shape of FileOutcome or the extraction changes without a version change. */
-const FORMAT = 1;
+const FORMAT = 2;
 const MAGIC = 'loopkit-cache';
 
 interface CacheEntry {
@@ -39,12 +44,43 @@ interface CachedConfig {
   warnings: LoadedConfig['warnings'];
 }
 
-interface CacheDocument {
+interface Stamp {
   magic: typeof MAGIC;
   version: string;
   format: number;
+}
+
+interface IndexDocument extends Stamp {
+  shards: number;
   config?: CachedConfig;
+}
+
+interface ShardDocument extends Stamp {
+  shard: number;
   entries: Record<string, CacheEntry>;
+}
+
+const SHARDS = 16;
+
+function stamped(doc: Partial<Stamp> | null | undefined): boolean {
+  return doc != null && typeof doc === 'object' && doc.magic === MAGIC && doc.version === VERSION && doc.format === FORMAT;
+}
+
+/** The shard of a key: a stable spread of the keys over SHARDS files. */
+function shardOf(key: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+  return (h >>> 0) % SHARDS;
+}
+
+interface Shard {
+  /** entries as read from disk */
+  entries: Record<string, CacheEntry>;
+  stored: number;
+  /** entries this run used or computed: what is written back */
+  used: Map<string, CacheEntry>;
+  dirty: boolean;
+  odd: boolean;
 }
 
 const configKey = (source: ConfigSource) => (source.text === null ? '-' : contentHash(source.text));
@@ -115,37 +151,56 @@ function hasOddNumber(value: unknown, depth = 0): boolean {
 }
 
 export class ResultCache {
-  private entries: Record<string, CacheEntry> = {};
+  private readonly shards = new Map<number, Shard>();
   private configEntry: CachedConfig | undefined;
-  private oddNumbers = false;
-  private readonly used = new Map<string, CacheEntry>();
-  private dirty = false;
+  private indexOk = false;
+  private indexDirty = false;
   private loaded = false;
-  hits = 0;
-  misses = 0;
 
   constructor(readonly file: string) {}
 
-  private load(): void {
-    this.loaded = true;
+  private readJson(path: string): unknown {
     let text: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      text = readFileSync(path, 'utf8');
     } catch {
-      return; // no cache yet
+      return undefined; // none yet
     }
     try {
-      const doc = JSON.parse(text, text.includes('"$num"') ? reviver : undefined) as Partial<CacheDocument>;
-      if (doc.magic === MAGIC && doc.version === VERSION && doc.format === FORMAT && doc.entries && typeof doc.entries === 'object') {
-        this.entries = doc.entries;
-        this.configEntry = doc.config;
-        this.oddNumbers = text.includes('"$num"');
-        return;
-      }
+      return JSON.parse(text, text.includes('"$num"') ? reviver : undefined);
     } catch {
-      // corrupt: ignored, rewritten below
+      return undefined; // corrupt: ignored, rewritten on save
     }
-    this.dirty = true;
+  }
+
+  private load(): void {
+    this.loaded = true;
+    const doc = this.readJson(this.file) as Partial<IndexDocument> | undefined;
+    this.indexOk = stamped(doc) && doc!.shards === SHARDS;
+    if (this.indexOk) this.configEntry = doc!.config;
+    else this.indexDirty = true;
+  }
+
+  private shard(n: number): Shard {
+    let shard = this.shards.get(n);
+    if (shard) return shard;
+    if (!this.loaded) this.load();
+    let entries: Record<string, CacheEntry> = {};
+    let odd = false;
+    if (this.indexOk) {
+      const doc = this.readJson(this.shardFile(n)) as Partial<ShardDocument> | undefined;
+      if (stamped(doc) && doc!.shard === n && doc!.entries && typeof doc!.entries === 'object') {
+        entries = doc!.entries;
+        odd = hasOddNumber(Object.values(entries).map((e) => e?.o?.facts?.skill?.frontmatter?.entries));
+      }
+    }
+    shard = { entries, stored: Object.keys(entries).length, used: new Map(), dirty: false, odd };
+    this.shards.set(n, shard);
+    return shard;
+  }
+
+  private shardFile(n: number): string {
+    return `${this.file}.s${String(n).padStart(2, '0')}`;
   }
 
   /** The validated configuration of this config file, when it was seen before. */
@@ -172,47 +227,70 @@ export class ResultCache {
       file: loaded.file,
       warnings: loaded.warnings,
     };
-    this.dirty = true;
+    this.indexDirty = true;
   }
 
   /** The cached outcome of a job with this content hash, if any. */
   get(job: FileJob, hash: string): FileOutcome | undefined {
-    if (!this.loaded) this.load();
     const key = keyOf(job);
-    const e = this.entries[key];
-    if (e && e.h === hash && e.o && typeof e.o === 'object' && Array.isArray(e.o.diagnostics)) {
-      this.used.set(key, e);
-      this.hits++;
+    const shard = this.shard(shardOf(key));
+    const e = shard.entries[key];
+    if (e && e.h === hash && e.o && typeof e.o === 'object' && Array.isArray(e.o.diagnostics) && e.o.facts?.file) {
+      shard.used.set(key, e);
       return e.o;
     }
-    this.misses++;
     return undefined;
   }
 
   set(job: FileJob, hash: string, outcome: FileOutcome): void {
-    this.used.set(keyOf(job), { h: hash, o: outcome });
+    const key = keyOf(job);
+    const shard = this.shard(shardOf(key));
+    shard.used.set(key, { h: hash, o: outcome });
     const fm = outcome.facts.skill?.frontmatter;
-    if (fm && (hasOddNumber(fm.entries) || hasOddNumber(fm.nested))) this.oddNumbers = true;
-    this.dirty = true;
+    if (fm && (hasOddNumber(fm.entries) || hasOddNumber(fm.nested))) shard.odd = true;
+    shard.dirty = true;
   }
 
   /**
-   * Write the cache when something changed: the entries this run used (so the file holds the
-   * project as it is, not every version of it ever seen). Written to a temporary file and renamed,
-   * so a reader never sees half a file. A cache that cannot be written is not an error.
+   * Write what changed: the index when the stamp or the configuration did, each shard whose entries
+   * changed, holding the entries this run used (so the cache holds the project as it is, not every
+   * version of it ever seen); a shard no file of the project maps to any more is removed. Each file
+   * is written to a temporary file and renamed, so a reader never sees half of one. A cache that
+   * cannot be written is not an error.
    */
   save(): void {
     if (!this.loaded) return;
-    if (!this.dirty && this.used.size === Object.keys(this.entries).length) return;
-    const doc: CacheDocument = { magic: MAGIC, version: VERSION, format: FORMAT, entries: Object.fromEntries(this.used) };
-    if (this.configEntry) doc.config = this.configEntry;
-    const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      writeFileSync(tmp, this.oddNumbers ? JSON.stringify(doc, replacer) : JSON.stringify(doc));
-      renameSync(tmp, this.file);
+      for (let n = 0; n < SHARDS; n++) {
+        const shard = this.shards.get(n);
+        if (!shard) {
+          // no file of the project maps here: nothing to keep
+          if (!this.indexOk || existsSync(this.shardFile(n))) rmSync(this.shardFile(n), { force: true });
+          continue;
+        }
+        if (this.indexOk && !shard.dirty && shard.used.size === shard.stored) continue;
+        const doc: ShardDocument = { magic: MAGIC, version: VERSION, format: FORMAT, shard: n, entries: Object.fromEntries(shard.used) };
+        writeAtomically(this.shardFile(n), shard.odd ? JSON.stringify(doc, replacer) : JSON.stringify(doc));
+      }
+      if (this.indexDirty) {
+        const index: IndexDocument = { magic: MAGIC, version: VERSION, format: FORMAT, shards: SHARDS };
+        if (this.configEntry) index.config = this.configEntry;
+        writeAtomically(this.file, JSON.stringify(index));
+      }
     } catch {
-      rmSync(tmp, { force: true });
+      // a read-only or full disk: the next run computes again
     }
+  }
+}
+
+function writeAtomically(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
   }
 }

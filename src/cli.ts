@@ -8,10 +8,12 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_FILE, ConfigError } from './config/errors.js';
 import { cacheFilePath } from './engine/cache.js';
+import { PRESET_NAMES } from './config/presets.js';
+import { DEFAULT_SKILLS_DIRS } from './discover/discover.js';
 import { UsageError } from './engine/errors.js';
 import { lint, loadModel, type LintResult } from './engine/run.js';
 import type { RunnerOptions } from './engine/runner.js';
@@ -45,6 +47,7 @@ interface CheckOptions {
   cacheLocation?: string;
   concurrency?: string;
   timing?: boolean;
+  preset?: string;
 }
 
 /** The worker entry next to this module: present in the bundle (dist/), not when run from source. */
@@ -62,7 +65,7 @@ function concurrency(value: string | undefined): RunnerOptions['concurrency'] {
 }
 
 /** How the per-file phase runs for a command: cache and threads. */
-function runnerOptions(root: string, opts: Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>, io: CliIo): RunnerOptions {
+function runnerOptions(root: string, opts: Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>, io: CliIo): RunnerOptions {
   const out: RunnerOptions = { concurrency: concurrency(opts.concurrency), ownProcess: io.ownProcess === true };
   const script = workerScript();
   if (script) out.workerScript = script;
@@ -114,7 +117,8 @@ function verboseReport(result: LintResult): string {
   const { project } = result;
   lines.push(`  project: ${displayPath(project.displayRoot, '')}`);
   lines.push(`  config: ${project.configFile ? displayPath(project.displayRoot, project.configFile) : '(none, defaults)'}`);
-  lines.push(`  skills_dir: ${displayPath(project.displayRoot, project.skillsDir)}`);
+  lines.push(`  skills_dir: ${project.skillsDirs.map((d) => displayPath(project.displayRoot, d)).join(', ')}`);
+  lines.push(`  presets: ${project.presets.join(', ')}`);
   lines.push(
     `  discovered: ${project.skills.length} skills, ${result.graph.states.length} states, ${result.graph.edges.length} transitions`,
   );
@@ -142,14 +146,36 @@ export function projectRoot(paths: readonly string[], cwd: string): string {
   const roots = new Set<string>();
   for (const p of paths) {
     if (!existsSync(p)) throw new UsageError(`path not found: ${p}`);
-    let dir = resolve(cwd, statSync(p).isDirectory() ? p : dirname(p));
-    while (!existsSync(join(dir, CONFIG_FILE)) && dirname(dir) !== dir) dir = dirname(dir);
-    if (!existsSync(join(dir, CONFIG_FILE))) throw new UsageError(`no ${CONFIG_FILE} found above ${p}; give the project directory instead`);
+    const dir = projectOf(resolve(cwd, p), statSync(p).isDirectory());
+    if (dir === null) {
+      throw new UsageError(`no ${CONFIG_FILE} above ${p}, and it is not in a skills directory (${DEFAULT_SKILLS_DIRS.join(', ')}); give the project directory instead`);
+    }
     roots.add(dir);
   }
   if (roots.size > 1)
     throw new UsageError(`the paths belong to different projects: ${[...roots].map((r) => relative(cwd, r) || '.').join(', ')}`);
   return relative(cwd, [...roots][0]!) || '.';
+}
+
+/** The layouts of DEFAULT_SKILLS_DIRS as path prefixes (a `*` matches one directory name). */
+const LAYOUTS = DEFAULT_SKILLS_DIRS.map((d) => {
+  const escaped = d.split('.').join('\\.').split('*').join('[^/]+');
+  return new RegExp('^' + escaped + '/', 'u');
+});
+
+/**
+ * The project a file belongs to: the nearest directory above it with a `.loopkit.yaml`; without
+ * one, the outermost directory (not above the repository root) under whose skills directory the
+ * file lies (`<root>/skills/x/SKILL.md`, `<root>/plugins/p/skills/x/SKILL.md` …); else null.
+ */
+function projectOf(abs: string, isDir: boolean): string | null {
+  let found: string | null = null;
+  for (let dir = isDir ? abs : dirname(abs); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, CONFIG_FILE))) return dir;
+    const rel = relative(dir, abs).split(sep).join('/');
+    if (LAYOUTS.some((re) => re.test(`${rel}/`))) found = dir;
+    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return found;
+  }
 }
 
 async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise<number> {
@@ -167,11 +193,12 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
     .filter((r) => r !== '');
   let result: LintResult;
   try {
-    result = await lint({ root, only: rulesOnly, ...runnerOptions(root, opts, io) });
+    result = await lint({ root, only: rulesOnly, ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) });
   } catch (e) {
     return configFailure(e, root, io);
   }
   const t0 = performance.now();
+  if (result.presetNote) io.stderr(`loopkit: ${result.presetNote}\n`);
   if (opts.verbose) io.stderr(verboseReport(result));
   const color = colorEnabled(opts.color, io.env, io.isTTY);
   if (format === 'json') io.stdout(jsonReport(result));
@@ -197,13 +224,14 @@ function configFailure(e: unknown, root: string, io: CliIo): number {
 
 async function runGraph(
   paths: string[],
-  opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>,
+  opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>,
   io: CliIo,
 ): Promise<number> {
   const root = projectRoot(paths, process.cwd());
   let graph;
   try {
-    graph = (await loadModel(root, runnerOptions(root, opts, io))).graph;
+    const model = await loadModel(root, { ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) });
+    graph = model.graph;
   } catch (e) {
     return configFailure(e, root, io);
   }
@@ -232,6 +260,7 @@ function addCheckOptions(cmd: Command): Command {
 /** The options of the per-file phase, for every command that reads a project. */
 function addRunnerOptions(cmd: Command): Command {
   return cmd
+    .option('--preset <name>', `check with this preset instead of the config's extends (${PRESET_NAMES.join(', ')})`)
     .option('--cache', 'keep per-file results and reuse them while a file is unchanged')
     .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
     .option('--concurrency <n>', "worker threads for parsing: a number, 'auto' (by cores and project size) or 'off' (this thread)", 'auto');
@@ -270,7 +299,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .action(
       async (
         paths: string[],
-        opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency'>,
+        opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>,
       ) => {
         exitCode = await runGraph(paths, opts, io);
       },

@@ -98,7 +98,8 @@ describe('exit codes', () => {
     writeFileSync(join(outside, 'notes.md'), '# notes\n');
     const none = run([join(outside, 'notes.md'), join(outside, 'notes.md')]);
     expect(none.status).toBe(2);
-    expect(none.stderr).toContain('no .loopkit.yaml found above');
+    expect(none.stderr).toContain('no .loopkit.yaml above');
+    expect(none.stderr).toContain('and it is not in a skills directory');
     const two = run(['fixtures/projects/clean/skills/running-a/LOOP.md', 'fixtures/projects/with-errors/skills/running-a/LOOP.md']);
     expect(two.status).toBe(2);
     expect(two.stderr).toContain('the paths belong to different projects');
@@ -452,6 +453,79 @@ describe('speed options', () => {
   });
 });
 
+describe('presets and layouts', () => {
+  const NOTE = 'checked as a plain Agent Skills collection (preset agent-skills)';
+
+  it('a plain Agent Skills collection (no .loopkit.yaml, no LOOP.md) gets the agent-skills preset, says so, and passes', () => {
+    const dir = tempCopy('plain-collection');
+    const r = run([dir]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(NOTE);
+    expect(r.stdout).toContain('PASS  0 errors, 0 warnings, 0 info');
+    // the same skills as a Loop Language project: the contract sections are missing
+    const loop = run([dir, '--preset', 'loop-language']);
+    expect(loop.status).toBe(1);
+    expect(loop.stderr).not.toContain(NOTE);
+    expect(loop.stdout).toContain("is missing '## Rules' section");
+  });
+
+  it('extends: in .loopkit.yaml chooses the preset; its own settings and rules still win', () => {
+    const dir = tempCopy('plain-collection');
+    writeFileSync(
+      join(dir, '.loopkit.yaml'),
+      'extends: agent-skills\nrules:\n  skill-name-not-gerund: error\ncanonical_skill_sections: [Description]\n',
+    );
+    const r = run([dir, '--json']);
+    const doc = JSON.parse(r.stdout) as { diagnostics: { code: string }[] };
+    expect(doc.diagnostics.map((d) => d.code).sort()).toEqual(['skill-missing-description', 'skill-missing-description']);
+    expect(r.stderr).not.toContain(NOTE);
+  });
+
+  it('an unknown preset is exit 2 with a suggestion, in the config and on the command line', () => {
+    const dir = tempCopy('plain-collection');
+    const cli = run([dir, '--preset', 'agent-skill']);
+    expect(cli.status).toBe(2);
+    expect(cli.stderr).toContain("unknown preset 'agent-skill'; did you mean 'agent-skills'?");
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: loop-langauge\n');
+    const cfg = run([dir]);
+    expect(cfg.status).toBe(2);
+    expect(cfg.stderr).toMatch(/\.loopkit\.yaml:1:10: extends: unknown preset 'loop-langauge'; did you mean 'loop-language'\?/u);
+  });
+
+  it('finds a plugin marketplace (plugins/*/skills/*) without configuration, also from file arguments', () => {
+    const dir = tempCopy('marketplace');
+    const r = run([dir, '--json']);
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(2);
+    const file = run([
+      join(dir, 'plugins', 'beta', 'skills', 'drafting-notes', 'SKILL.md'),
+      join(dir, 'plugins', 'alpha', 'skills', 'reviewing-code', 'SKILL.md'),
+    ]);
+    expect(file.status).toBe(0);
+    expect(file.stdout).toContain('2 skills');
+  });
+
+  it('skills_dir takes a list and globs; a named directory that does not exist is exit 2', () => {
+    const dir = tempCopy('marketplace');
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: [plugins/alpha/skills, "plugins/b*/skills"]\n');
+    expect(run([dir]).stdout).toContain('2 skills');
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir:\n  - plugins/alpha/skills\n  - plugins/gamma/skills\n');
+    const missing = run([dir]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("skills directory 'plugins/gamma/skills' not found");
+    expect(missing.stderr).toContain('.loopkit.yaml:4:5');
+  });
+
+  it('a directory without any skills directory is exit 2 naming the layouts it looked for', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-empty-'));
+    temps.push(dir);
+    const r = run([dir]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('no skills directory found');
+    expect(r.stderr).toContain('skills/, .claude/skills/, .agents/skills/, .github/skills/, plugins/*/skills/');
+  });
+});
+
 describe('loopkit graph', () => {
   it('prints the combined state machine as Mermaid (default), DOT or JSON', () => {
     const m = run(['graph', 'fixtures/projects/clean']);
@@ -503,17 +577,25 @@ describe('suppression comments', () => {
 });
 
 describe('real skills', () => {
-  it.skipIf(!existsSync(CORPUS))('superpowers corpus (no LOOP.md): no crash, reports the missing sections', () => {
-    const r = run([CORPUS, '--json']);
-    expect([0, 1]).toContain(r.status);
-    noStack(r);
-    const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string }[] };
-    expect(doc.skills_checked).toBe(14);
-    const codes = doc.diagnostics.map((d) => d.code);
-    expect(codes.filter((c) => c === 'skill-missing-state-model').length).toBe(14);
-    expect(codes).toContain('constraints-empty-graph');
-    expect(codes).not.toContain('internal-error');
-  });
+  it.skipIf(!existsSync(CORPUS))(
+    'superpowers corpus (no LOOP.md): no crash; plain Agent Skills by default, Loop Language on request',
+    () => {
+      const r = run([CORPUS, '--json']);
+      expect([0, 1]).toContain(r.status);
+      noStack(r);
+      expect(r.stderr).toContain('preset agent-skills');
+      const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string }[] };
+      expect(doc.skills_checked).toBe(14);
+      const codes = doc.diagnostics.map((d) => d.code);
+      expect(codes).not.toContain('skill-missing-state-model');
+      expect(codes).not.toContain('constraints-empty-graph');
+      expect(codes).not.toContain('internal-error');
+      const loop = JSON.parse(run([CORPUS, '--json', '--preset', 'loop-language']).stdout) as { diagnostics: { code: string }[] };
+      const loopCodes = loop.diagnostics.map((d) => d.code);
+      expect(loopCodes.filter((c) => c === 'skill-missing-state-model').length).toBe(14);
+      expect(loopCodes).toContain('constraints-empty-graph');
+    },
+  );
 
   it('the two real loops of the source documents, written as contracts, verify clean', () => {
     for (const example of ['examples/loop-controller', 'examples/loop']) {

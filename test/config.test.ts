@@ -19,7 +19,8 @@ describe('defaults (the configuration reference)', () => {
       const { config, warnings } = load(text);
       expect(warnings).toEqual([]);
       expect(config).toEqual({
-        skills_dir: 'skills/',
+        extends: [],
+        skills_dir: ['skills/'],
         max_iterations: 20,
         standard_verbs: ['trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete'],
         halt_reasons: ['stall', 'ambiguous', 'human-gate', 'unsafe', 'budget'],
@@ -57,11 +58,12 @@ describe('defaults (the configuration reference)', () => {
     const { config } = load('standard_verbs:\n  - build\nhalt_reasons:\nskills_dir:\n');
     expect(config.standard_verbs).toEqual(['build']);
     expect(config.halt_reasons).toEqual([]);
-    expect(config.skills_dir).toBe('');
+    expect(config.skills_dir).toEqual(['']);
   });
 
   it('a number given for a string field is its text', () => {
-    expect(load('skills_dir: 5\n').config.skills_dir).toBe('5');
+    expect(load('skills_dir: 5\n').config.skills_dir).toEqual(['5']);
+    expect(load('skills_dir: [skills/, plugins/*/skills]\n').config.skills_dir).toEqual(['skills/', 'plugins/*/skills']);
   });
 
   it('enforced states take name, agent and description', () => {
@@ -133,6 +135,6 @@ describe('unknown keys', () => {
 
   it('without a close match, list the known keys', () => {
     const { warnings } = load('colour: red\n');
-    expect(warnings[0]!.help).toMatch(/^Remove 'colour'\. Known keys: skills_dir, /);
+    expect(warnings[0]!.help).toMatch(/^Remove 'colour'\. Known keys: extends, skills_dir, /);
   });
 });

@@ -4,6 +4,8 @@
  * produce exactly the diagnostics in its expected.yaml (file, line, column, and message/messageId
  * when given), in output order.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lint } from '../src/engine/run.js';
 import { rules } from '../src/rules/index.js';
@@ -18,7 +20,9 @@ for (const rule of rules) {
     });
     for (const c of cases) {
       it(`${c.kind}/${c.name}`, async () => {
-        const result = await lint({ root: c.dir, only: [rule.meta.code] });
+        // a fixture without a .loopkit.yaml is checked as a Loop Language project (the presets have fixtures of their own)
+        const preset = existsSync(join(c.dir, '.loopkit.yaml')) ? {} : { preset: 'loop-language' };
+        const result = await lint({ root: c.dir, only: [rule.meta.code], ...preset });
         const got = result.diagnostics.map((d) => ({
           code: d.code,
           file: d.file,

@@ -3,6 +3,8 @@
  * plus loopkit's own additions (`rules`, `loop_state_files`).
  */
 import * as z from 'zod';
+import { closest } from '../util/closest.js';
+import { PRESET_NAMES } from './presets.js';
 
 export const DEFAULT_STANDARD_VERBS = ['trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete'];
 export const DEFAULT_HALT_REASONS = ['stall', 'ambiguous', 'human-gate', 'unsafe', 'budget'];
@@ -65,8 +67,32 @@ const stateFile = z.object({
   description: str(''),
 });
 
+/**
+ * A path or glob, or a list of them (a lone value is a one-item list; an empty value is the project
+ * root itself; a number is its text).
+ */
+const pathList = (def: readonly string[]) =>
+  z
+    .preprocess(
+      (v) => {
+        const one = (x: unknown) => (x === null ? '' : typeof x === 'number' ? String(x) : x);
+        return Array.isArray(v) ? v.map(one) : [one(v)];
+      },
+      z.array(z.string({ error: 'expected a path or glob (string)' }), {
+        error: 'expected a path, a glob, or a list of them',
+      }),
+    )
+    .default([...def]);
+
 const configObject = z.object({
-  skills_dir: str('skills/'),
+  // the presets this file builds on (config/presets.ts): a name or a list of names
+  extends: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? [v] : v === null ? [] : v),
+      z.array(z.string({ error: 'expected a preset name (string)' }), { error: 'expected a preset name or a list of them' }),
+    )
+    .default([]),
+  skills_dir: pathList(['skills/']),
   max_iterations: z
     .number({ error: wholeNumber })
     .int({ error: wholeNumber })
@@ -109,6 +135,15 @@ const configObject = z.object({
 });
 
 export const configSchema = configObject.superRefine((c, ctx) => {
+  c.extends.forEach((name, i) => {
+    if (PRESET_NAMES.includes(name)) return;
+    const guess = closest(name, PRESET_NAMES);
+    ctx.addIssue({
+      code: 'custom',
+      path: ['extends', ...(c.extends.length > 1 ? [i] : [])],
+      message: `unknown preset '${name}'${guess ? `; did you mean '${guess}'?` : ''} (presets: ${PRESET_NAMES.join(', ')})`,
+    });
+  });
   const need = (enabled: boolean, switchKey: string, keys: (keyof typeof c)[]) => {
     if (!enabled) return;
     for (const k of keys) {

@@ -1,13 +1,65 @@
 /**
- * Skill discovery, as the configuration reference describes it: directories directly inside the
- * skills directory that hold a SKILL.md (flat, depth 1) first; then, inside directories that are not
- * skills themselves (category folders), their sub-directories (nested, depth 2). Output is sorted;
- * symlinks are followed only while they stay inside the project; `node_modules` and `.git` are never
- * entered.
+ * Skill discovery. The skills directories come from `skills_dir` (a path, a glob, or a list of
+ * them); without a `skills_dir` setting, every common layout that exists is used: `skills/`,
+ * `.claude/skills/`, `.agents/skills/`, `.github/skills/` and plugin marketplaces
+ * (`plugins/<plugin>/skills/`). Inside each, as the configuration reference describes: directories
+ * that hold a SKILL.md (flat, depth 1) first; then, inside directories that are not skills
+ * themselves (category folders), their sub-directories (nested, depth 2). Output is sorted;
+ * symlinks are followed only while they stay inside the project; `node_modules` and `.git` are
+ * never entered.
  */
 import fg from 'fast-glob';
-import { join } from 'node:path';
-import { insideRoot } from '../parse/fs.js';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { insideRoot, isDirectory } from '../parse/fs.js';
+
+/** Where skills live when no `skills_dir` says otherwise, in this order. */
+export const DEFAULT_SKILLS_DIRS: readonly string[] = ['skills', '.claude/skills', '.agents/skills', '.github/skills', 'plugins/*/skills'];
+
+const IGNORE = ['**/node_modules/**', '**/.git/**'];
+
+function toPosix(p: string): string {
+  return sep === '/' ? p : p.split(sep).join('/');
+}
+
+/** Does a path setting use glob syntax? */
+export function isGlob(pattern: string): boolean {
+  return fg.isDynamicPattern(pattern);
+}
+
+export interface SkillsDirs {
+  /** project-relative (posix) skills directories that exist, in setting order, each once ('' = the root) */
+  dirs: string[];
+  /** settings that name a directory (not a glob) that does not exist */
+  missing: string[];
+}
+
+/** The skills directories a `skills_dir` setting (paths and globs) names. */
+export function resolveSkillsDirs(root: string, patterns: readonly string[]): SkillsDirs {
+  const dirs: string[] = [];
+  const missing: string[] = [];
+  const add = (d: string) => {
+    const rel = toPosix(d).replace(/\/+$/u, '').replace(/^\.\/?/u, '');
+    if (!dirs.includes(rel)) dirs.push(rel);
+  };
+  for (const pattern of patterns) {
+    if (isGlob(pattern)) {
+      const found = fg.sync(pattern.replace(/\/+$/u, ''), {
+        cwd: root,
+        onlyDirectories: true,
+        dot: true,
+        followSymbolicLinks: true,
+        ignore: IGNORE,
+        suppressErrors: true,
+      });
+      for (const d of found.sort()) if (insideRoot(join(root, d), root) !== null) add(d);
+      continue;
+    }
+    const abs = isAbsolute(pattern) ? pattern : join(root, pattern);
+    if (isDirectory(abs)) add(relative(root, abs));
+    else missing.push(pattern);
+  }
+  return { dirs, missing };
+}
 
 /** Project-relative (posix) paths of skill directories. `skillsDir` is project-relative ('' = root). */
 export function discoverSkillDirs(root: string, skillsDir: string): string[] {
@@ -17,7 +69,7 @@ export function discoverSkillDirs(root: string, skillsDir: string): string[] {
     dot: true,
     followSymbolicLinks: true,
     onlyFiles: false, // a SKILL.md that is not a readable file is still a skill (reported as skill-read-error)
-    ignore: ['**/node_modules/**', '**/.git/**'],
+    ignore: IGNORE,
     suppressErrors: true,
   });
   // a symlinked directory counts only when it resolves inside the project
@@ -27,4 +79,11 @@ export function discoverSkillDirs(root: string, skillsDir: string): string[] {
   const nested = dirs.filter((d) => d.includes('/') && !flat.has(d.split('/')[0]!));
   const prefix = skillsDir.replace(/\/+$/, '');
   return [...flat, ...nested].map((d) => (prefix === '' ? d : `${prefix}/${d}`)).sort();
+}
+
+/** Every skill directory under several skills directories, each once, sorted. */
+export function discoverAll(root: string, skillsDirs: readonly string[]): string[] {
+  const all = new Set<string>();
+  for (const d of skillsDirs) for (const s of discoverSkillDirs(root, d)) all.add(s);
+  return [...all].sort();
 }

@@ -2,9 +2,9 @@
  * Reads a project: discovery, the files of every skill, the per-file phase (through a FileRunner:
  * inline, cached or on worker threads), and the Project model built from the extracted facts.
  */
-import { isAbsolute, join, posix, relative, sep } from 'node:path';
+import { join, posix } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { discoverSkillDirs } from '../discover/discover.js';
+import { DEFAULT_SKILLS_DIRS, discoverAll, resolveSkillsDirs } from '../discover/discover.js';
 import { declaredStates } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
@@ -32,12 +32,9 @@ export interface LoadedProject {
   /** every file the project reads, in its role, in a stable order (skills in order, then README) */
   roles: readonly RoleFile[];
   /** timings in milliseconds */
-  timing: { discovery: number; read: number; files: number };
+  timing: { read: number; files: number };
 }
 
-function toPosix(p: string): string {
-  return sep === '/' ? p : p.split(sep).join('/');
-}
 
 function decodeTarget(t: string): string {
   try {
@@ -58,10 +55,46 @@ interface SkillDraft {
   scripts: string[] | null;
 }
 
+/** Where a project's skills are: its skills directories and the skill directories in them. */
+export interface Layout {
+  /** project-relative skills directories ('' = the root), in setting order */
+  skillsDirs: string[];
+  /** project-relative skill directories, sorted */
+  dirs: string[];
+}
+
+/**
+ * The skills directories of a project — as `skills_dir` names them, or, when the config does not
+ * write `skills_dir`, every common layout that exists — and the skills in them. A named directory
+ * that does not exist, or no skills directory at all, is a ProjectError (exit 2).
+ */
+export function projectLayout(root: string, displayRoot: string, loaded: LoadedConfig): Layout {
+  const written = loaded.positions.has('skills_dir');
+  const { dirs, missing } = resolveSkillsDirs(root, written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS);
+  if (written && missing.length > 0) {
+    const i = loaded.config.skills_dir.indexOf(missing[0]!);
+    const pos = loaded.valuePositions.get(loaded.config.skills_dir.length > 1 ? `skills_dir.${i}` : 'skills_dir');
+    const where = loaded.file && pos ? ` (skills_dir at ${loaded.file}:${pos.line}:${pos.column})` : '';
+    throw new ProjectError(`skills directory '${missing[0]}' not found in ${displayRoot}${where}`);
+  }
+  if (dirs.length === 0) {
+    const looked = (written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS).map((d) => `${d.replace(/\/+$/u, '')}/`).join(', ');
+    throw new ProjectError(
+      written
+        ? `no directory matches skills_dir (${looked}) in ${displayRoot}`
+        : `no skills directory found in ${displayRoot} (looked for ${looked}); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
+    );
+  }
+  return { skillsDirs: dirs, dirs: discoverAll(root, dirs) };
+}
+
 export interface LoadProjectOptions {
   root: string;
   displayRoot: string;
   loaded: LoadedConfig;
+  layout: Layout;
+  /** the presets the config was built with */
+  presets: readonly string[];
   /** read the markdown files SKILL.md links to (only when an enabled rule needs them) */
   references: boolean;
   runner: FileRunner;
@@ -70,16 +103,8 @@ export interface LoadProjectOptions {
 export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProject> {
   const { root, displayRoot, loaded, runner } = opts;
   const { config } = loaded;
-  const t0 = performance.now();
-  const absSkills = isAbsolute(config.skills_dir) ? config.skills_dir : join(root, config.skills_dir);
-  const skillsDir = toPosix(relative(root, absSkills));
-  if (!isDirectory(absSkills)) {
-    const pos = loaded.valuePositions.get('skills_dir');
-    const where = loaded.file && pos ? ` (skills_dir at ${loaded.file}:${pos.line}:${pos.column})` : '';
-    throw new ProjectError(`skills directory '${config.skills_dir}' not found in ${displayRoot}${where}`);
-  }
-  const dirs = discoverSkillDirs(root, skillsDir);
   const t1 = performance.now();
+  const { dirs, skillsDirs } = opts.layout;
 
   // read every file of every skill and hand it to the per-file phase as it is read (so only a few
   // batches of text are held at a time); outcomes arrive by path
@@ -223,11 +248,13 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     configPositions: loaded.positions,
     configFile: loaded.file,
     configWarnings: loaded.warnings,
-    skillsDir,
+    skillsDir: skillsDirs[0] ?? '',
+    skillsDirs,
+    presets: opts.presets,
     skills,
     problems,
     readme: hasReadme ? markdown.get('README.md')!.facts.file : null,
     existingPaths,
   };
-  return { project, markdown, scripts, roles, timing: { discovery: t1 - t0, read: readMs, files: t3 - t1 - readMs } };
+  return { project, markdown, scripts, roles, timing: { read: readMs, files: t3 - t1 - readMs } };
 }

@@ -3,10 +3,11 @@
  * model → graph → every enabled rule → sorted diagnostics.
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import type { LoadedConfig } from '../config/load.js';
 import { readConfigFile } from '../config/read.js';
+import { applyPresets, defaultPreset, PRESET_NAMES } from '../config/presets.js';
 import type { Config, SeveritySetting } from '../config/schema.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
@@ -18,9 +19,9 @@ import { closest } from '../util/closest.js';
 import { UsageError } from './errors.js';
 import { compareDiagnostics, interpolate, type Diagnostic, type Related, type Severity } from './diagnostic.js';
 import type { FileOutcome, RawDiagnostic } from './file-phase.js';
-import { loadProject, type LoadedProject } from './project.js';
+import { loadProject, projectLayout, type Layout, type LoadedProject } from './project.js';
 import type { Place, Rule, RuleMeta } from './rule.js';
-import { createRunner, type FileRunner, type RunnerOptions, type RunnerStats } from './runner.js';
+import { createRunner, type FileRunner, type Runner, type RunnerOptions, type RunnerStats } from './runner.js';
 import { isSuppressed, suppressedRanges, type SuppressedRange } from './suppress.js';
 
 export interface LintOptions extends RunnerOptions {
@@ -28,6 +29,8 @@ export interface LintOptions extends RunnerOptions {
   root: string;
   /** run only these rules (codes or aliases) */
   only?: readonly string[];
+  /** check with this preset instead of the config's `extends` (or the one chosen by the project's shape) */
+  preset?: string;
 }
 
 export interface RuleStat {
@@ -68,6 +71,8 @@ export interface LintResult {
   /** metadata of the rules that ran, in registry order */
   rules: RuleMeta[];
   timing: Timing;
+  /** set when the preset was chosen by the project's shape rather than named (a line for the user) */
+  presetNote?: string;
 }
 
 /** code or alias → rule */
@@ -110,6 +115,46 @@ export interface Model {
   loaded: LoadedConfig;
   project: Project;
   graph: StateGraph;
+  /** set when the preset was chosen by the project's shape rather than named (a line for the user) */
+  presetNote?: string;
+}
+
+/** A project's configuration and layout, ready to read: the config file with the presets applied. */
+interface Prepared {
+  loaded: LoadedConfig;
+  layout: Layout;
+  presets: string[];
+  presetNote?: string;
+  /** milliseconds: reading the config, finding the skills */
+  ms: { config: number; discovery: number };
+}
+
+async function prepare(root: string, displayRoot: string, runner: Runner, preset: string | undefined): Promise<Prepared> {
+  if (preset !== undefined && !PRESET_NAMES.includes(preset)) {
+    const guess = closest(preset, PRESET_NAMES);
+    throw new UsageError(`unknown preset '${preset}'${guess ? `; did you mean '${guess}'?` : ''} (presets: ${PRESET_NAMES.join(', ')})`);
+  }
+  const t0 = performance.now();
+  const file = await runner.config(readConfigFile(root));
+  const t1 = performance.now();
+  const layout = projectLayout(root, displayRoot, file);
+  const ms = { config: t1 - t0, discovery: performance.now() - t1 };
+  let presets: string[];
+  let presetNote: string | undefined;
+  if (preset !== undefined) presets = [preset];
+  else if (file.config.extends.length > 0) presets = [...file.config.extends];
+  else {
+    const hasLoop = layout.dirs.some((d) => exists(join(root, d, 'LOOP.md')));
+    presets = [defaultPreset(file.file !== null, hasLoop)];
+    if (presets[0] === 'agent-skills') {
+      presetNote =
+        'no .loopkit.yaml and no LOOP.md: checked as a plain Agent Skills collection (preset agent-skills). ' +
+        'To check Loop Language contracts, add `extends: loop-language` to a .loopkit.yaml, or pass --preset loop-language.';
+    }
+  }
+  const written = (key: string) => file.positions.has(key);
+  const loaded: LoadedConfig = { ...file, config: applyPresets(file.config, presets, written) };
+  return presetNote === undefined ? { loaded, layout, presets, ms } : { loaded, layout, presets, presetNote, ms };
 }
 
 /** The absolute root of a project the user named, or a ProjectError. */
@@ -121,20 +166,21 @@ function projectDirectory(rootAsTyped: string): string {
 }
 
 /** Read a project (the root as the user typed it) into the contract model and its graph. */
-export async function loadModel(rootAsTyped: string, options: RunnerOptions = {}): Promise<Model> {
+export async function loadModel(rootAsTyped: string, options: RunnerOptions & { preset?: string } = {}): Promise<Model> {
   const root = projectDirectory(rootAsTyped);
   const runner = createRunner(options, rules);
   try {
-    const loaded = await runner.config(readConfigFile(root));
-    const { project } = await loadProject({ root, displayRoot: rootAsTyped, loaded, references: false, runner });
-    return { loaded, project, graph: buildGraph(project) };
+    const { loaded, layout, presets, presetNote } = await prepare(root, rootAsTyped, runner, options.preset);
+    const { project } = await loadProject({ root, displayRoot: rootAsTyped, loaded, layout, presets, references: false, runner });
+    const model: Model = { loaded, project, graph: buildGraph(project) };
+    if (presetNote !== undefined) model.presetNote = presetNote;
+    return model;
   } finally {
     await runner.close();
   }
 }
 
 export async function lint(options: LintOptions): Promise<LintResult> {
-  const t0 = performance.now();
   const index = ruleIndex();
   let selected: readonly Rule[] = rules;
   let enabled: { rule: Rule; severity: Severity }[];
@@ -153,18 +199,20 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const root = projectDirectory(options.root);
   const runner = createRunner(options, rules);
   let loadedProject: LoadedProject;
-  let t1: number;
+  let prepared: Prepared;
   try {
-    const loaded = await runner.config(readConfigFile(root));
+    prepared = await prepare(root, options.root, runner, options.preset);
+    const { loaded, layout, presets } = prepared;
     const overrides = resolveSeverities(index, loaded);
     enabled = selected
       .map((rule) => ({ rule, severity: overrides.get(rule) ?? rule.meta.defaultSeverity }))
       .filter((r): r is { rule: Rule; severity: Severity } => r.severity !== 'off');
-    t1 = performance.now();
     loadedProject = await loadProject({
       root,
       displayRoot: options.root,
       loaded,
+      layout,
+      presets,
       references: enabled.some((r) => r.rule.meta.references === true),
       runner,
     });
@@ -181,13 +229,13 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const t4 = performance.now();
   const runnerStats = runner.stats();
   for (const [code, ms] of Object.entries(runnerStats.byRule)) byRule[code] = (byRule[code] ?? 0) + ms;
-  return {
+  const out: LintResult = {
     ...result,
     project,
     graph,
     timing: {
-      config: t1 - t0,
-      discovery: loadedProject.timing.discovery,
+      config: prepared.ms.config,
+      discovery: prepared.ms.discovery,
       read: loadedProject.timing.read,
       files: loadedProject.timing.files,
       graph: t3 - t2,
@@ -196,9 +244,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       runner: runnerStats,
     },
   };
+  if (prepared.presetNote !== undefined) out.presetNote = prepared.presetNote;
+  return out;
 }
 
-type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing'>;
+type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote'>;
 
 function runRules(
   loaded: LoadedProject,

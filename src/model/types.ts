@@ -325,8 +325,12 @@ export interface Project {
   configFile: string | null;
   /** located problems found in the config that do not stop the run (unknown keys) */
   configWarnings: readonly ConfigWarning[];
-  /** project-relative skills directory ('' for the root itself) */
+  /** the first skills directory, project-relative ('' for the root itself) */
   skillsDir: string;
+  /** every skills directory, project-relative, in setting order */
+  skillsDirs: readonly string[];
+  /** the presets the project is checked with (config/presets.ts) */
+  presets: readonly string[];
   skills: readonly Skill[];
   problems: readonly LoadProblem[];
   /** README.md at the project root, if any */

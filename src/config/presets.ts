@@ -1,0 +1,75 @@
+/**
+ * Presets: what a project checks by default. A `.loopkit.yaml` names them with `extends:`, the
+ * command line with `--preset`; without either, a project with a `.loopkit.yaml` or any LOOP.md
+ * gets `loop-language` and any other project (a plain Agent Skills collection) `agent-skills`.
+ *
+ * A preset gives values to settings the config file does not write, and severities to rules the
+ * config file does not list under `rules:`. Everything the file writes wins.
+ */
+import type { Config, SeveritySetting } from './schema.js';
+
+export interface Preset {
+  name: string;
+  /** one line for --help, the docs and the note printed when it is chosen automatically */
+  description: string;
+  /** settings, used where the config file does not write the key */
+  config: Partial<Config>;
+  /** rule severities, used where the config file's `rules:` does not list the rule */
+  rules: Readonly<Record<string, SeveritySetting>>;
+}
+
+export const PRESETS: Readonly<Record<string, Preset>> = {
+  'loop-language': {
+    name: 'loop-language',
+    description: 'Loop Language contracts: SKILL.md sections, LOOP.md, the state machine, plus the Agent Skills checks',
+    config: {},
+    rules: {},
+  },
+  'agent-skills': {
+    name: 'agent-skills',
+    description: 'plain Agent Skills (agentskills.io specification and skill-authoring best practices), no Loop Language conventions',
+    config: {
+      // the Loop Language's own sections (Description, Rules, State Model) and forge's state files
+      canonical_skill_sections: [],
+      loop_state_files: [],
+    },
+    rules: {
+      // Loop Language conventions
+      'constraints-empty-graph': 'off',
+      'skill-description-length': 'off',
+      'xref-unknown-readme-skill': 'off',
+      // best-practice recommendations, not the specification
+      'skill-name-not-gerund': 'info',
+      'skill-naming-inconsistent': 'info',
+      // "keep SKILL.md under 500 lines" is guidance in the specification
+      'skill-body-too-long': 'warning',
+    },
+  },
+};
+
+/** The presets a config can extend. */
+export const PRESET_NAMES: readonly string[] = Object.keys(PRESETS);
+
+/** Which preset a project gets when neither its config nor the command line names one. */
+export function defaultPreset(hasConfigFile: boolean, hasLoop: boolean): string {
+  return hasConfigFile || hasLoop ? 'loop-language' : 'agent-skills';
+}
+
+/**
+ * The config with the presets applied (in order: a later preset wins over an earlier one), for
+ * settings and rules the file does not set. `written` tells whether the file writes a top-level key.
+ */
+export function applyPresets(config: Config, names: readonly string[], written: (key: string) => boolean): Config {
+  const out: Config = { ...config };
+  const rules: Record<string, SeveritySetting> = {};
+  for (const name of names) {
+    const preset = PRESETS[name];
+    if (!preset) continue;
+    for (const [key, value] of Object.entries(preset.config)) {
+      if (!written(key)) (out as Record<string, unknown>)[key] = structuredClone(value);
+    }
+    Object.assign(rules, preset.rules);
+  }
+  out.rules = { ...rules, ...config.rules };
+  return out;
+}

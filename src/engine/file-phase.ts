@@ -13,8 +13,9 @@ export interface FileJob {
   kind: FileKind;
   text: string;
   /**
-   * For SKILL.md: the names of the markdown files in its directory (which of them SKILL.md names
-   * is a per-file question, but the listing is not in the text; it is part of the cache key).
+   * For SKILL.md: the markdown files in its directory and sub-folders, relative to it (which of them
+   * SKILL.md names is a per-file question, but the listing is not in the text; it is part of the
+   * cache key).
    */
   siblings?: readonly string[];
 }

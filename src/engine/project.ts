@@ -8,7 +8,7 @@ import { DEFAULT_SKILLS_DIRS, discoverAll, resolveSkillsDirs } from '../discover
 import { declaredStates } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
-import { exists, insideRoot, isDirectory, listDir, readText } from '../parse/fs.js';
+import { exists, insideRoot, isDirectory, listDir, markdownFilesUnder, readText } from '../parse/fs.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
 
@@ -145,7 +145,8 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
       scripts: null,
     };
     drafts.push(draft);
-    const siblings = entries.filter((e) => e.kind === 'file' && /\.md$/iu.test(e.name)).map((e) => e.name);
+    // the markdown files next to SKILL.md and in its sub-folders (`references/x.md`)
+    const siblings = markdownFilesUnder(absDir, root, 2);
     await add({ path: skillPath, kind: 'skill', text: skillRead.text, siblings }, index);
     const loopPath = `${dir}/LOOP.md`;
     const loopRead = read(join(absDir, 'LOOP.md'));

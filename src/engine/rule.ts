@@ -105,7 +105,7 @@ export interface FileRuleContext<M extends string = string> {
   readonly kind: FileKind;
   /** what the per-file phase extracted from it */
   readonly facts: FileFacts;
-  /** SKILL.md: the names of the markdown files in its directory (empty for other files) */
+  /** SKILL.md: the markdown files in its directory and sub-folders, relative to it (empty for other files) */
   readonly siblings: readonly string[];
   report(input: FileReportInput<M>): void;
 }

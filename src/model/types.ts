@@ -269,6 +269,8 @@ export interface LinkTarget {
   /** where the destination itself is written */
   urlLine: number;
   urlColumn: number;
+  /** written with the skill-directory placeholder (`{baseDir}/…`): relative to the skill directory, not to the file */
+  fromSkillDir?: boolean;
 }
 
 /** Everything the per-file phase extracts from one file; which parts are present depends on its kind. */

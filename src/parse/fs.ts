@@ -71,6 +71,23 @@ export function listDir(abs: string, root: string): DirEntry[] {
   return out;
 }
 
+/**
+ * Markdown files (`.md`, any case) in a directory and its sub-directories down to `depth` levels,
+ * as paths relative to it (`notes.md`, `references/schemas.md`), sorted; never `node_modules` or
+ * `.git`, and sub-directories only through links that stay inside `root`.
+ */
+export function markdownFilesUnder(abs: string, root: string, depth: number): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, prefix: string, left: number) => {
+    for (const e of listDir(dir, root)) {
+      if (e.kind === 'file' && /\.md$/iu.test(e.name)) out.push(prefix + e.name);
+      else if (e.kind === 'dir' && left > 0 && e.name !== 'node_modules' && e.name !== '.git') walk(`${dir}${sep}${e.name}`, `${prefix}${e.name}/`, left - 1);
+    }
+  };
+  walk(abs, '', depth);
+  return out.sort();
+}
+
 const realRoots = new Map<string, string>();
 
 /** The project root's real path, resolved once per root (discovery asks for every directory). */

@@ -7,6 +7,13 @@ import { parseFrontmatter } from './frontmatter.js';
 import { headingTitle, plainSection, sectionsAt } from './sections.js';
 import { urlPosition } from './source-map.js';
 
+/**
+ * The skill-directory placeholder of link destinations (`{baseDir}/references/x.md`, also
+ * `${baseDir}` and `{{baseDir}}`), documented for skills whose files are read from an installed
+ * location: the link is relative to the skill directory.
+ */
+export const BASE_DIR_PLACEHOLDER = /^(?:\$\{baseDir\}|\{\{\s*baseDir\s*\}\}|\{baseDir\})\//u;
+
 /** Relative markdown link targets of a markdown file (`[x](ref.md)`, definitions too), in document order. */
 export function markdownLinkTargets(file: SourceFile): LinkTarget[] {
   const out: LinkTarget[] = [];
@@ -14,12 +21,15 @@ export function markdownLinkTargets(file: SourceFile): LinkTarget[] {
   visit(file.root, null, (n) => {
     if (n.type !== 'link' && n.type !== 'definition') return;
     const node = n as Link | Definition;
-    const url = node.url;
+    const fromSkillDir = BASE_DIR_PLACEHOLDER.test(node.url);
+    const url = node.url.replace(BASE_DIR_PLACEHOLDER, '');
     if (/^[a-z][a-z0-9+.-]*:/iu.test(url) || url.startsWith('/') || url.startsWith('#')) return;
     const target = url.replace(/[?#].*$/u, '');
     if (!/\.md$/iu.test(target)) return;
     const at = urlPosition(file, node);
-    out.push({ target, line: n.position?.start.line ?? 1, column: n.position?.start.column ?? 1, urlLine: at.line, urlColumn: at.column });
+    const link: LinkTarget = { target, line: n.position?.start.line ?? 1, column: n.position?.start.column ?? 1, urlLine: at.line, urlColumn: at.column };
+    if (fromSkillDir) link.fromSkillDir = true;
+    out.push(link);
   });
   return out;
 }

@@ -48,9 +48,11 @@ function spelledVerb(step: StepVerb): string[] {
   const w = step.word.toLowerCase();
   const out = [w];
   const parts = w.split('-');
-  if (parts.length === 2) {
-    const joined = COMPOUNDS[parts[0]!]?.[parts[1]!];
+  if (parts.length >= 2) {
+    const joined = parts.length === 2 ? COMPOUNDS[parts[0]!]?.[parts[1]!] : undefined;
     if (joined) out.push(joined);
+    // a hyphenated compound whose first word is a standard verb (`call-back`, `run-through`)
+    out.push(parts[0]!);
   } else if (parts.length === 1 && COMPOUNDS[w]) {
     const joined = COMPOUNDS[w][step.next];
     if (joined) out.push(joined);

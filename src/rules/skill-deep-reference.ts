@@ -27,7 +27,7 @@ export default defineRule({
       const direct = new Set([skill.skillFile.path, ...links.map((l) => l.path)].map((p) => p.toLowerCase()));
       const own = file.path.toLowerCase();
       const nested = file.links.find((l) => {
-        const path = resolveTarget(file.path, l.target).toLowerCase();
+        const path = resolveTarget(l.fromSkillDir ? skill.skillFile.path : file.path, l.target).toLowerCase();
         // links back to SKILL.md, to itself, or to a file SKILL.md links anyway add no depth
         return path !== own && !direct.has(path);
       });

@@ -33,8 +33,8 @@ export default defineRule({
       const mentioned = new Set(fileData(file.path) ?? []);
       // LOOP.md / HANDOFFS.md are part of the skill format, not extracted reference material
       const linked = skillLinks(skill).some((l) => !isContractFile(posix.basename(l.path)));
-      const named = skill.entries.some((e) => e.kind === 'file' && mentioned.has(e.name));
-      if (linked || named) continue;
+      // a reference file next to SKILL.md or in a sub-folder, named in the text
+      if (linked || mentioned.size > 0) continue;
       report({ messageId: 'monolithic', data: { lines }, at: { file: file.path, line: lines, column: 1 }, skill: skill.name });
     }
   },

@@ -42,7 +42,14 @@ const NAME_CHAR = /[\p{L}\p{M}\p{N}_.\-/\\]/u;
  * `other-ref.md`, `refs/ref.md` or `ref.md.bak`.
  */
 export function mentionsFile(text: string, name: string, dirName: string): boolean {
-  const hay = text.toLowerCase();
+  return mentionedIn(text.toLowerCase(), name, dirName);
+}
+
+/** The skill-directory placeholder in front of a path (`{baseDir}/references/x.md`), lower-cased. */
+const PLACEHOLDER_PREFIX = /(?:\$\{basedir\}|\{\{\s*basedir\s*\}\}|\{basedir\})\/$/u;
+
+/** mentionsFile on text already lower-cased. */
+function mentionedIn(hay: string, name: string, dirName: string): boolean {
   const needle = name.toLowerCase();
   const dirPrefix = `${dirName.toLowerCase()}/`;
   for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) {
@@ -55,6 +62,10 @@ export function mentionsFile(text: string, name: string, dirName: string): boole
       continue;
     }
     if (before.endsWith('./')) before = before.slice(0, -2);
+    else {
+      const placeholder = PLACEHOLDER_PREFIX.exec(before.slice(-24));
+      if (placeholder) before = before.slice(0, before.length - placeholder[0].length);
+    }
     const prev = before.slice(-1);
     if (prev === '' || !NAME_CHAR.test(prev)) return true;
   }
@@ -62,12 +73,18 @@ export function mentionsFile(text: string, name: string, dirName: string): boole
 }
 
 /**
- * The reference files of a SKILL.md's directory that its text names (see mentionsFile): for the
- * per-file phase, which knows the text and the names of the markdown files next to it.
+ * The reference files of a SKILL.md's directory that its text names (see mentionsFile), by their
+ * path relative to it (`notes.md`, `references/schemas.md`, also written `./references/…` or
+ * `{baseDir}/references/…`): for the per-file phase, which knows the text and the markdown files
+ * of the directory.
  */
 export function mentionedSiblings(file: { path: string; text: string }, siblings: readonly string[]): string[] {
   const dirName = file.path.split('/').slice(-2, -1)[0] ?? '';
-  return siblings.filter((name) => !isContractFile(name) && !isMetaFile(name) && mentionsFile(file.text, name, dirName));
+  const hay = file.text.toLowerCase();
+  return siblings.filter((path) => {
+    const name = path.split('/').pop()!;
+    return !isContractFile(name) && !isMetaFile(name) && mentionedIn(hay, path, dirName);
+  });
 }
 
 export interface SkillReference {

@@ -65,7 +65,11 @@ function concurrency(value: string | undefined): RunnerOptions['concurrency'] {
 }
 
 /** How the per-file phase runs for a command: cache and threads. */
-function runnerOptions(root: string, opts: Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>, io: CliIo): RunnerOptions {
+function runnerOptions(
+  root: string,
+  opts: Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>,
+  io: CliIo,
+): RunnerOptions {
   const out: RunnerOptions = { concurrency: concurrency(opts.concurrency), ownProcess: io.ownProcess === true };
   const script = workerScript();
   if (script) out.workerScript = script;
@@ -148,7 +152,9 @@ export function projectRoot(paths: readonly string[], cwd: string): string {
     if (!existsSync(p)) throw new UsageError(`path not found: ${p}`);
     const dir = projectOf(resolve(cwd, p), statSync(p).isDirectory());
     if (dir === null) {
-      throw new UsageError(`no ${CONFIG_FILE} above ${p}, and it is not in a skills directory (${DEFAULT_SKILLS_DIRS.join(', ')}); give the project directory instead`);
+      throw new UsageError(
+        `no ${CONFIG_FILE} above ${p}, and it is not in a skills directory (${DEFAULT_SKILLS_DIRS.join(', ')}); give the project directory instead`,
+      );
     }
     roots.add(dir);
   }

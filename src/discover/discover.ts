@@ -38,7 +38,9 @@ export function resolveSkillsDirs(root: string, patterns: readonly string[]): Sk
   const dirs: string[] = [];
   const missing: string[] = [];
   const add = (d: string) => {
-    const rel = toPosix(d).replace(/\/+$/u, '').replace(/^\.\/?/u, '');
+    const rel = toPosix(d)
+      .replace(/\/+$/u, '')
+      .replace(/^\.\/?/u, '');
     if (!dirs.includes(rel)) dirs.push(rel);
   };
   for (const pattern of patterns) {

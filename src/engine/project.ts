@@ -5,7 +5,7 @@
 import { join, posix } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { DEFAULT_SKILLS_DIRS, discoverAll, resolveSkillsDirs } from '../discover/discover.js';
-import { declaredStates } from '../model/skill.js';
+import { declaredStates, localLinkPath } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
 import { exists, insideRoot, isDirectory, listDir, markdownFilesUnder, readText } from '../parse/fs.js';
@@ -34,7 +34,6 @@ export interface LoadedProject {
   /** timings in milliseconds */
   timing: { read: number; files: number };
 }
-
 
 function decodeTarget(t: string): string {
   try {
@@ -242,6 +241,19 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
   });
   const existingPaths = new Set<string>();
   for (const f of config.loop_state_files) if (exists(join(root, f.path))) existingPaths.add(f.path);
+  // which local link destinations of SKILL.md and reference files exist
+  const linkTargets = new Set<string>();
+  const checked = new Set<string>();
+  for (const role of roles) {
+    if (role.kind !== 'skill' && role.kind !== 'reference') continue;
+    const skillDir = drafts[role.skill]?.dir ?? posix.dirname(role.path);
+    for (const link of markdown.get(role.path)?.facts.file.localLinks ?? []) {
+      const path = localLinkPath(link, role.path, skillDir);
+      if (checked.has(path)) continue;
+      checked.add(path);
+      if (exists(join(root, path))) linkTargets.add(path);
+    }
+  }
   const project: Project = {
     displayRoot,
     root,
@@ -256,6 +268,7 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     problems,
     readme: hasReadme ? markdown.get('README.md')!.facts.file : null,
     existingPaths,
+    linkTargets,
   };
   return { project, markdown, scripts, roles, timing: { read: readMs, files: t3 - t1 - readMs } };
 }

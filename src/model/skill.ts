@@ -1,5 +1,17 @@
 /** Derived facts of a skill that depend on the configuration (computed in the project phase). */
-import type { DeclaredState, SkillFacts } from './types.js';
+import { posix } from 'node:path';
+import type { DeclaredState, LocalLink, SkillFacts } from './types.js';
+
+/**
+ * The project-relative path a local link points at: relative to the file that holds it, or to the
+ * skill directory for a `{baseDir}/…` link; the file itself for a link to one of its anchors.
+ * May start with `../` (outside the project).
+ */
+export function localLinkPath(link: LocalLink, file: string, skillDir: string): string {
+  if (link.path === '') return file;
+  const base = link.fromSkillDir ? skillDir : posix.dirname(file);
+  return posix.normalize(posix.join(base, link.path.replace(/\\/gu, '/')));
+}
 import { sectionKey } from '../util/text.js';
 
 /**

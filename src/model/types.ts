@@ -72,6 +72,26 @@ export interface FileModel {
   suppressions: readonly SuppressionComment[];
   /** relative `.md` links and link definitions, in document order (markdown files) */
   links: readonly LinkTarget[];
+  /** links, images and definitions to paths in the project, in document order (markdown files) */
+  localLinks: readonly LocalLink[];
+  /** the anchors the file defines: heading slugs, `{#id}` attributes, HTML ids (markdown files) */
+  anchors: readonly string[];
+}
+
+/** A link, image or link definition whose destination is a path in the project. */
+export interface LocalLink {
+  /** the destination as written */
+  url: string;
+  /** the path part, percent-decoded, without `#anchor` and `?query` ('' for a link to an anchor of the file itself) */
+  path: string;
+  /** the `#anchor`, decoded, when there is one */
+  anchor?: string;
+  /** where the destination is written */
+  line: number;
+  column: number;
+  image: boolean;
+  /** written with the skill-directory placeholder (`{baseDir}/…`) */
+  fromSkillDir?: boolean;
 }
 
 /** A frontmatter key with the place where it is written. */
@@ -339,4 +359,6 @@ export interface Project {
   readme: FileModel | null;
   /** project-relative paths that exist (used by the loop-state-file rule) */
   existingPaths: ReadonlySet<string>;
+  /** the local link destinations of SKILL.md and reference files that exist (resolved, project-relative; see localLinkPath) */
+  linkTargets: ReadonlySet<string>;
 }

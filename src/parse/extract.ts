@@ -6,6 +6,7 @@
 import type { FileFacts, FileKind, FileModel, SourceFile } from '../model/types.js';
 import { lineCount } from '../util/text.js';
 import { parseHandoffsFile } from './handoffs.js';
+import { anchors, localLinks } from './links.js';
 import { loopFacts } from './loop.js';
 import { sourceFile } from './markdown.js';
 import { markdownLinkTargets, skillFacts } from './skill.js';
@@ -30,6 +31,8 @@ export function extractFile(path: string, kind: FileKind, text: string): Extract
     lineCount: lineCount(text),
     suppressions: markdown ? collectSuppressions(text, source.root) : [],
     links: markdown ? markdownLinkTargets(source) : [],
+    localLinks: markdown ? localLinks(source) : [],
+    anchors: markdown ? anchors(source) : [],
   };
   const facts: FileFacts = { file };
   if (kind === 'skill') facts.skill = skillFacts(source);

@@ -81,7 +81,8 @@ export function markdownFilesUnder(abs: string, root: string, depth: number): st
   const walk = (dir: string, prefix: string, left: number) => {
     for (const e of listDir(dir, root)) {
       if (e.kind === 'file' && /\.md$/iu.test(e.name)) out.push(prefix + e.name);
-      else if (e.kind === 'dir' && left > 0 && e.name !== 'node_modules' && e.name !== '.git') walk(`${dir}${sep}${e.name}`, `${prefix}${e.name}/`, left - 1);
+      else if (e.kind === 'dir' && left > 0 && e.name !== 'node_modules' && e.name !== '.git')
+        walk(`${dir}${sep}${e.name}`, `${prefix}${e.name}/`, left - 1);
     }
   };
   walk(abs, '', depth);

@@ -27,7 +27,13 @@ export function markdownLinkTargets(file: SourceFile): LinkTarget[] {
     const target = url.replace(/[?#].*$/u, '');
     if (!/\.md$/iu.test(target)) return;
     const at = urlPosition(file, node);
-    const link: LinkTarget = { target, line: n.position?.start.line ?? 1, column: n.position?.start.column ?? 1, urlLine: at.line, urlColumn: at.column };
+    const link: LinkTarget = {
+      target,
+      line: n.position?.start.line ?? 1,
+      column: n.position?.start.column ?? 1,
+      urlLine: at.line,
+      urlColumn: at.column,
+    };
     if (fromSkillDir) link.fromSkillDir = true;
     out.push(link);
   });

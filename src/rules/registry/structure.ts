@@ -3,6 +3,8 @@ import type { Rule } from '../../engine/rule.js';
 import skillAbsolutePath from '../skill-absolute-path.js';
 import skillBodyTooLong from '../skill-body-too-long.js';
 import skillBodyTooManyTokens from '../skill-body-too-many-tokens.js';
+import skillBrokenAnchor from '../skill-broken-anchor.js';
+import skillBrokenLink from '../skill-broken-link.js';
 import skillDeepFileReference from '../skill-deep-file-reference.js';
 import skillDeepReference from '../skill-deep-reference.js';
 import skillMetadataTooManyTokens from '../skill-metadata-too-many-tokens.js';
@@ -16,6 +18,8 @@ export const structureRules: Rule[] = [
   skillAbsolutePath,
   skillBodyTooLong,
   skillBodyTooManyTokens,
+  skillBrokenAnchor,
+  skillBrokenLink,
   skillDeepFileReference,
   skillDeepReference,
   skillMetadataTooManyTokens,

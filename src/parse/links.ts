@@ -1,0 +1,83 @@
+/**
+ * Local links of a markdown file (links, images and link definitions whose destination is a path
+ * in the project, not a URL) and the anchors its headings define, for the broken-link checks.
+ */
+import type { Definition, Heading, Html, Image, Link } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { LocalLink, SourceFile } from '../model/types.js';
+import { visit } from '../util/visit.js';
+import { BASE_DIR_PLACEHOLDER } from './skill.js';
+import { urlPosition } from './source-map.js';
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * A destination that names a path in the project: no scheme (`https:`, `mailto:`), not absolute or
+ * protocol-relative (`/x`, `//host`), and no template syntax (`{{url}}`, `<path>`, `$VAR`) — a
+ * placeholder is filled in later, it is not a broken link.
+ */
+function localDestination(url: string): boolean {
+  if (url === '' || /^[a-z][a-z0-9+.-]*:/iu.test(url) || url.startsWith('/') || url.startsWith('\\')) return false;
+  return !/[{}<>$]|%7B|%7D/iu.test(url);
+}
+
+export function localLinks(file: SourceFile): LocalLink[] {
+  const out: LocalLink[] = [];
+  if (!file.root) return out;
+  visit(file.root, null, (n) => {
+    if (n.type !== 'link' && n.type !== 'image' && n.type !== 'definition') return;
+    const node = n as Link | Image | Definition;
+    const fromSkillDir = BASE_DIR_PLACEHOLDER.test(node.url);
+    const url = node.url.replace(BASE_DIR_PLACEHOLDER, '');
+    if (!localDestination(url)) return;
+    const hash = url.indexOf('#');
+    const pathPart = (hash === -1 ? url : url.slice(0, hash)).replace(/\?.*$/u, '');
+    const at = urlPosition(file, node);
+    const link: LocalLink = { url: node.url, path: decode(pathPart), line: at.line, column: at.column, image: n.type === 'image' };
+    if (hash !== -1) link.anchor = decode(url.slice(hash + 1));
+    if (fromSkillDir) link.fromSkillDir = true;
+    out.push(link);
+  });
+  return out;
+}
+
+/**
+ * GitHub's heading anchor: lower case, punctuation removed (letters, digits, marks, `_`, `-` and
+ * spaces stay), spaces to hyphens.
+ */
+export function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}_\- ]/gu, '')
+    .replace(/ /gu, '-');
+}
+
+/**
+ * The anchors a markdown file defines: its headings' slugs (a repeated heading gets `-1`, `-2` …),
+ * explicit `{#id}` heading attributes, and `id`/`name` attributes of HTML elements.
+ */
+export function anchors(file: SourceFile): string[] {
+  const out = new Set<string>();
+  if (!file.root) return [];
+  const seen = new Map<string, number>();
+  visit(file.root, null, (n) => {
+    if (n.type === 'heading') {
+      const raw = toString(n as Heading);
+      const explicit = /\{#([^}\s]+)[^}]*\}\s*$/u.exec(raw);
+      if (explicit) out.add(explicit[1]!);
+      const base = slug(raw.replace(/\s*\{[#.][^}]*\}\s*$/u, '').trim());
+      const count = seen.get(base) ?? 0;
+      seen.set(base, count + 1);
+      out.add(count === 0 ? base : `${base}-${count}`);
+    } else if (n.type === 'html') {
+      for (const m of (n as Html).value.matchAll(/\b(?:id|name)\s*=\s*["']([^"']+)["']/giu)) out.add(m[1]!);
+    }
+  });
+  return [...out];
+}

@@ -1,0 +1,48 @@
+import { defineRule } from '../engine/rule.js';
+import { markdownFiles } from '../model/files.js';
+import { localLinkPath } from '../model/skill.js';
+import type { FileModel, Skill } from '../model/types.js';
+import { closest } from '../util/closest.js';
+import { referencedFiles } from './lib/skill-files.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-broken-anchor',
+    defaultSeverity: 'warning',
+    category: 'structure',
+    description: 'Require the #anchor of a link in SKILL.md or a reference file to name a heading of its target',
+    scope: 'skill',
+    reference: 'new',
+    references: true,
+    messages: {
+      missing: {
+        message: "Link '{url}': '{path}' has no heading for the anchor '#{anchor}'{suggestion}",
+        help: 'Anchors are the heading text in lower case, punctuation removed and spaces as hyphens (GitHub): `## Error handling` is `#error-handling`.',
+      },
+    },
+  },
+  check({ project, report }) {
+    // the markdown files whose headings are known (read this run)
+    const byPath = new Map(markdownFiles(project).map((f) => [f.path, f]));
+    const check = (skill: Skill, file: FileModel) => {
+      for (const link of file.localLinks) {
+        if (link.anchor === undefined || link.anchor === '' || link.image) continue;
+        const path = localLinkPath(link, file.path, skill.dir);
+        const target = byPath.get(path);
+        if (!target) continue; // not a markdown file read this run (or missing: skill-broken-link)
+        const anchors = target.anchors;
+        const wanted = link.anchor;
+        if (anchors.includes(wanted) || anchors.includes(wanted.toLowerCase())) continue;
+        const guess = closest(wanted.toLowerCase(), anchors);
+        report({
+          messageId: 'missing',
+          data: { url: link.url, path, anchor: wanted, suggestion: guess ? `; did you mean '#${guess}'?` : '' },
+          at: { file: file.path, line: link.line, column: link.column },
+          skill: skill.name,
+        });
+      }
+    };
+    for (const skill of project.skills) check(skill, skill.skillFile);
+    for (const { skill, file } of referencedFiles(project.skills)) check(skill, file);
+  },
+});

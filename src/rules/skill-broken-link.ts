@@ -1,0 +1,45 @@
+import { defineRule } from '../engine/rule.js';
+import type { FileModel, Skill } from '../model/types.js';
+import { localLinkPath } from '../model/skill.js';
+import { referencedFiles } from './lib/skill-files.js';
+
+export default defineRule({
+  meta: {
+    code: 'skill-broken-link',
+    defaultSeverity: 'error',
+    category: 'structure',
+    description: 'Require every relative link and image in SKILL.md and its reference files to point at a file that exists',
+    scope: 'skill',
+    reference: 'new',
+    references: true,
+    messages: {
+      missing: {
+        message: "{kind} '{url}' points at '{path}', which does not exist",
+        help: 'An agent that follows it finds nothing. Fix the path (it is relative to {base}), add the file, or remove the {what}.',
+      },
+    },
+  },
+  check({ project, report }) {
+    const check = (skill: Skill, file: FileModel) => {
+      for (const link of file.localLinks) {
+        if (link.path === '') continue; // an anchor of the file itself: skill-broken-anchor
+        const path = localLinkPath(link, file.path, skill.dir);
+        if (project.linkTargets.has(path)) continue;
+        report({
+          messageId: 'missing',
+          data: {
+            kind: link.image ? 'Image' : 'Link',
+            what: link.image ? 'image' : 'link',
+            url: link.url,
+            path,
+            base: link.fromSkillDir ? 'the skill directory' : 'the file that holds it',
+          },
+          at: { file: file.path, line: link.line, column: link.column },
+          skill: skill.name,
+        });
+      }
+    };
+    for (const skill of project.skills) check(skill, skill.skillFile);
+    for (const { skill, file } of referencedFiles(project.skills)) check(skill, file);
+  },
+});

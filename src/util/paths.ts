@@ -35,36 +35,51 @@ const RELATIVE = new RegExp(String.raw`^(${SEP})?${SEG}(?:${SEP}${SEG})+$`, 'u')
 const FILE_EXTENSION = /^[^.].*\.[A-Za-z][A-Za-z0-9]{0,7}$/u;
 
 /**
- * Whether a token is a Windows-style path: a drive path (`C:\Users\me`, `C:\`), a UNC path
- * (`\\server\share`), a dot-relative path (`..\foo`, `.\run.ps1`), or a relative/rooted path whose
- * last part is a file name with an extension (`scripts\run.py`, `\temp\out.log`) or whose parts
- * all have two or more characters, at least three parts when relative (`src\utils\helpers`), two
- * when rooted (`\Windows\System32`). Escape sequences (`\n`, `\d+`, `\r\n`), regular expressions
- * (`a\.b\.c`) and a lone backslash are not paths.
+ * Whether a token is a Windows-style path: a drive path with at least two parts or a file name
+ * (`C:\Users\me`, `C:\tools\x.exe`), a UNC path (`\\server\share`), a dot-relative path
+ * (`..\foo`, `.\run.ps1`), or a relative or rooted path whose last part is a file name with an
+ * extension (`scripts\run.py`, `\temp\out.log`).
+ *
+ * Not paths: escape sequences (`\n`, `\d+`, `\r\n`, `\xF7\xF8`), regular expressions (`a\.b\.c`),
+ * a lone backslash, LaTeX (`\quad\textbf`, `\small\sffamily`), namespaces (`Vendor\Package\Client`)
+ * and registry-like names — backslash chains without a file name, which real skills use far more
+ * often than folder paths — and a drive or one folder named as data (`C:\`, `C:\Windows\`).
  */
 export function isWindowsPath(token: string): boolean {
   if (!token.includes('\\')) return false;
-  if (DRIVE.test(token) || UNC.test(token) || DOT_RELATIVE.test(token)) return true;
-  const m = RELATIVE.exec(token);
-  if (!m) return false;
-  if ((token.match(/\\\./gu) ?? []).length >= 2) return false; // escaped dots: a regular expression
+  if (UNC.test(token) || DOT_RELATIVE.test(token)) return true;
   const parts = token.split(/\\+/u).filter((p) => p !== '');
-  if (FILE_EXTENSION.test(parts[parts.length - 1]!)) return true;
-  const rooted = m[1] !== undefined; // `\Windows\System32`, or `\server\share` after markdown unescaped `\\`
-  return parts.length >= (rooted ? 2 : 3) && parts.every((p) => [...p].length >= 2);
+  const last = parts[parts.length - 1] ?? '';
+  if (DRIVE.test(token)) return parts.length >= 3 || (parts.length === 2 && FILE_EXTENSION.test(last));
+  if (!RELATIVE.test(token)) return false;
+  if ((token.match(/\\\./gu) ?? []).length >= 2) return false; // escaped dots: a regular expression
+  return FILE_EXTENSION.test(last);
 }
 
-const HOME_PATH = new RegExp(String.raw`^/(?:home|Users|root)(?:/${SEG})+/?$`, 'u');
+const HOME_PATH = new RegExp(String.raw`^(?:/mnt/[a-z])?/(?:home|Users)/(${SEG})(?:/${SEG})+/?$`, 'iu');
 const DRIVE_SLASH_PATH = new RegExp(String.raw`^[A-Za-z]:/(?:${SEG}(?:/${SEG})*/?)?$`, 'u');
+/**
+ * Home directories that are the same on every machine of their kind, or stand for "yours": the
+ * default users of containers, CI runners, cloud images and notebooks, and placeholders.
+ */
+const GENERIC_HOMES = new Set([
+  'user', 'username', 'your-user', 'youruser', 'your-username', 'yourname', 'your-name', 'name', 'me', 'you', 'someone',
+  'vscode', 'node', 'ubuntu', 'debian', 'runner', 'ec2-user', 'jovyan', 'app', 'coder', 'codespace', 'gitpod',
+  'dev', 'developer', 'admin', 'docker', 'www-data', 'circleci', 'vagrant', 'pi', 'linuxbrew',
+]);
 
 /**
  * Whether a prose token is an absolute path that can only exist on one machine: a path inside a
- * home directory (`/home/ann/…`, `/Users/ann/…`, `/root/…`), a drive path with forward slashes
- * (`C:/tools/x`), or a `file:` URL. Slash commands (`/loop`), API routes (`/api/v1/users`) and
- * system paths (`/etc/hosts`, `/tmp/out`) are not reported in prose.
+ * person's home directory (`/home/ann/…`, `/Users/ann/…`, WSL's `/mnt/c/Users/ann/…`), a drive
+ * path with forward slashes (`C:/tools/x`), or a `file:` URL of an absolute path (`file:///x`).
+ * Not: the homes of generic users (`/home/vscode/…`, `/home/user/…`; GENERIC_HOMES), the root
+ * user's `/root/…`, slash commands (`/loop`), API routes (`/api/v1/users`), system paths
+ * (`/etc/hosts`, `/tmp/out`), or the scheme alone (`file://`, `file://.`).
  */
 export function isMachineAbsolutePath(token: string): boolean {
-  return HOME_PATH.test(token) || DRIVE_SLASH_PATH.test(token) || /^file:\/./iu.test(token);
+  const home = HOME_PATH.exec(token);
+  if (home) return !GENERIC_HOMES.has(home[1]!.toLowerCase()) && !/^[<{$]/u.test(home[1]!);
+  return DRIVE_SLASH_PATH.test(token) || /^file:\/\/\/[^/]/iu.test(token);
 }
 
 /**

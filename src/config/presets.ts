@@ -43,6 +43,14 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       'skill-naming-inconsistent': 'info',
       // "keep SKILL.md under 500 lines" is guidance in the specification
       'skill-body-too-long': 'warning',
+      // word heuristics: suggestions to read, not findings to fix (measured on public collections,
+      // docs/accuracy.md: too often wrong to be warnings in projects that did not opt in)
+      'skill-magic-numbers': 'info',
+      'skill-term-inconsistency': 'info',
+      'skill-missing-feedback-loop': 'info',
+      'skill-missing-checklist': 'info',
+      'skill-missing-conditionals': 'info',
+      'skill-too-many-options': 'info',
     },
   },
 };

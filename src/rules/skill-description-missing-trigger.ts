@@ -14,7 +14,7 @@ const MIN_LENGTH = 20;
 const TRIGGERS = new RegExp(
   '\\b(?:' +
     [
-      'use (?:it |them )?(?:when|whenever|for|if|to)',
+      'use (?:it |them )?(?:(?:immediately|right|only) )?(?:when|whenever|for|if|to|after|before|during|once|on)',
       'use this',
       'used (?:when|for|if|to)',
       'appl(?:y|ies) (?:when|to)',
@@ -25,6 +25,8 @@ const TRIGGERS = new RegExp(
       'activat(?:e|es|ed|ion)',
       'when the user',
       'when you (?:need|want)',
+      'when (?:building|writing|creating|working|reviewing|debugging|testing|editing|adding|migrating|deploying|setting up|asked)',
+      'for (?:any|all) (?:tasks?|requests?|questions?) (?:that|about|involving|related)',
       'whenever',
     ].join('|') +
     ')\\b',

@@ -22,7 +22,18 @@ function licenseFileReference(value: string): string | null {
     const token = single ? word : word.replace(/^[("'`[]+/u, '').replace(/[)"'`\]:;,.!?]+$/u, '');
     if (token === '' || URL_LIKE.test(token)) continue;
     const last = token.split('/').pop() ?? '';
-    if (DOC_FILE.test(last) || (single ? LICENSE_FILE : LICENSE_FILE_IN_TEXT).test(last)) return token;
+    if (DOC_FILE.test(last) || (single ? LICENSE_FILE : LICENSE_FILE_IN_TEXT).test(last)) {
+      // in a licence's own name ("CeCILL FREE SOFTWARE LICENSE AGREEMENT") the word is no file
+      if (
+        !single &&
+        !DOC_FILE.test(last) &&
+        !/[-._]/u.test(last) &&
+        words.length > 2 &&
+        words.every((w) => w === w.toUpperCase() || /^\p{Lu}/u.test(w))
+      )
+        continue;
+      return token;
+    }
   }
   return null;
 }

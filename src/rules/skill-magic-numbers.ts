@@ -41,6 +41,18 @@ const NOT_CODE = new Set([
   'dot',
   'csv',
   'tsv',
+  // a block without a language is as often output, a transcript or an example report as code
+  '',
+  'json',
+  'yaml',
+  'yml',
+  'toml',
+  'xml',
+  'html',
+  'diff',
+  'latex',
+  'tex',
+  'bibtex',
 ]);
 
 const HTTP_STATUS = new Set([
@@ -82,16 +94,20 @@ const HTTP_STATUS = new Set([
 
 const NUMBER = /(?<![\p{L}\p{M}\p{N}_])\d{2,}(?![\p{L}\p{M}\p{N}_])/gu;
 /** A comment on the line: `#` (not `#!`) or `//` at the start or after white space. */
-const COMMENT = /(?:^|\s)(?:#(?!!)|\/\/)/u;
+const COMMENT = /(?:^|\s)(?:#(?!!)|\/\/|\/\*|<!--|\(\*|--\s)/u;
 /** `name = `, `name: `, `"name": `, `name := `, `--name `, `--name=`, `-n ` right before the number. */
-const NAMED = /(?:[\p{L}_][\p{L}\p{N}_.-]+["']?\s*(?::=|=|:)\s*|(?:--[\p{L}][\p{L}\p{N}-]*|-\p{L})[=\s]\s*)["']?$/u;
+const NAMED = /(?:[\p{L}_][\p{L}\p{N}_.-]+["']?\s*(?::=|=|:)\s*[([{]?\s*|(?:--?[\p{L}][\p{L}\p{N}_-]*)[=\s]\s*)["']?$/u;
+/** Inside a value's brackets after a name: `figsize=(15, 5)`, `width={120}`, `size=[3, 4]`. */
+const IN_NAMED_BRACKETS = /[\p{L}\p{N}_]\s*=\s*[([{][^)\]}]*$/u;
+/** An option given as a number: `head -20`, `comm -13`. */
+const FLAG_NUMBER = /(?:^|\s)-$/u;
 /** …and the number is a whole token (not the start of an expression like `10*x`). */
 const WHOLE_VALUE = /^["']?(?:\s|[,;)}\]]|$)/u;
 /** Part of a decimal, version, date, time, IP address, ratio or range (`1.24`, `2024-01-15`, `12:30`). */
-const STRUCTURED_BEFORE = /(?:\d[.:/-]|\.)$/u;
+const STRUCTURED_BEFORE = /(?:\d[.:/,-]|\.)$/u;
 const STRUCTURED_AFTER = /^[.:/-]\d/u;
 /** `host:8080`, `#123`, `utf-16`, `sha-256`. */
-const ATTACHED_BEFORE = /(?:[\p{L}\p{N}_]:|#|\p{L}-)$/u;
+const ATTACHED_BEFORE = /(?:[\p{L}\p{N}_]:|#|\p{L}-|\+\+-?|[\p{L}\p{N}]\+)$/u;
 const HTTP_CONTEXT = /status|https?|response|\bresp\b|\bres\b|\bcode\b/iu;
 
 /**
@@ -124,6 +140,16 @@ interface Magic {
   column: number;
 }
 
+/** Is the end of `before` inside a string literal (an odd number of unescaped quotes of one kind)? */
+function inString(before: string): boolean {
+  for (const q of ['"', "'", '`']) {
+    let n = 0;
+    for (let i = before.indexOf(q); i !== -1; i = before.indexOf(q, i + 1)) if (before[i - 1] !== '\\') n++;
+    if (n % 2 === 1) return true;
+  }
+  return false;
+}
+
 function magicNumbers(block: CodeBlock): Magic[] {
   const out: Magic[] = [];
   const value = block.lines.map((l) => l.text).join('\n');
@@ -139,6 +165,7 @@ function magicNumbers(block: CodeBlock): Magic[] {
       if (comment) continue;
       if (STRUCTURED_BEFORE.test(before) || STRUCTURED_AFTER.test(after) || ATTACHED_BEFORE.test(before)) continue;
       if (NAMED.test(before) && WHOLE_VALUE.test(after)) continue;
+      if (IN_NAMED_BRACKETS.test(before) || FLAG_NUMBER.test(before) || inString(before)) continue;
       if (HTTP_STATUS.has(digits) && HTTP_CONTEXT.test(text)) continue;
       const offset = lineStart + at;
       if (identifierParts(around(value, offset, offset + digits.length)).some((p) => DOC_WORDS.has(p))) continue;

@@ -1,4 +1,4 @@
-import type { Heading, List, ListItem } from 'mdast';
+import type { Heading, List, ListItem, Paragraph } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { defineRule } from '../engine/rule.js';
 import type { SourceFile } from '../model/types.js';
@@ -15,7 +15,9 @@ const FIRST = wordRegex('first');
 const THEN = wordRegex('then');
 const LEADING_THEN = /^\s*then(?![\p{L}\p{M}\p{N}_])/iu;
 const STEP_N = wordRegex('step(?=\\s+\\d)');
-const STEP_HEADING = /^\s*step\s+\d/iu;
+const STEP_HEADING = /^\s*(?:step\s+\d|\d+[.)]\s)/iu;
+/** A paragraph that opens with a bold step label: `**Step 1:** …`, `**1. Prepare**`. */
+const STEP_LABEL = /^\s*(?:step\s+\d|\d+[.)](?:\s|$))/iu;
 
 /** Does the skill already structure its work as a checklist or as numbered steps? */
 function hasChecklist(file: SourceFile): boolean {
@@ -28,6 +30,10 @@ function hasChecklist(file: SourceFile): boolean {
     if (n.type === 'listItem' && typeof (n as ListItem).checked === 'boolean') tasks++;
     else if (n.type === 'list' && (n as List).ordered === true) numbered += (n as List).children.length;
     else if (n.type === 'heading' && STEP_HEADING.test(toString(n as Heading))) stepHeadings++;
+    else if (n.type === 'paragraph') {
+      const first = (n as Paragraph).children[0];
+      if (first?.type === 'strong' && STEP_LABEL.test(toString(first))) stepHeadings++;
+    }
   });
   // a checklist template inside a code block ("copy this checklist") counts too
   for (const block of codeBlocks(file)) {

@@ -9,10 +9,13 @@ const MIN_LINES = 20;
 // the three parts of a validate → fix → repeat cycle (whole words, common inflections)
 const VALIDATE = wordRegex('validat(?:e|es|ed|ing|ion|ions)|verif(?:y|ies|ied|ying|ication)|check(?:s|ed|ing)?|test(?:s|ed|ing)?');
 const FIX = wordRegex('fix(?:es|ed|ing)?|correct(?:s|ed|ing|ion|ions)?|resolv(?:e|es|ed|ing)');
-const REPEAT = wordRegex('repeat(?:s|ed|ing)?|iterat(?:e|es|ed|ing|ion|ions)|loop(?:s|ed|ing)?|again');
+const REPEAT = wordRegex(
+  'repeat(?:s|ed|ing)?|iterat(?:e|es|ed|ing|ion|ions)|loop(?:s|ed|ing)?|again|re-?(?:run|runs|ran|check|checks|checked|test|tests|tested|verify|validate)|retr(?:y|ies|ied)',
+);
 // what makes the check apply: testing/validation and implementation
 const TESTING = wordRegex('test(?:s|ed|ing)?|validat(?:e|es|ed|ing|ion|ions)');
-const IMPLEMENT = wordRegex('implement(?:s|ed|ing|ation|ations)?');
+// the verb only: "an implementation roadmap" is not an instruction to implement
+const IMPLEMENT = wordRegex('implement(?:s|ed|ing)?');
 
 export default defineRule({
   meta: {

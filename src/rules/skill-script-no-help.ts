@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { scriptLanguage } from './lib/script.js';
+import { isRunnableScript } from './lib/script.js';
 
 /**
  * Visible help: a `--help` or `-h` option token (not `re-hash`, not curl's `-H`), a `usage:` text
@@ -31,7 +31,7 @@ export default defineRule({
   file: {
     kinds: ['script'],
     check({ file: script, report }) {
-      if (scriptLanguage(script) === null || HELP.some((re) => re.test(script.text))) return;
+      if (!isRunnableScript(script) || HELP.some((re) => re.test(script.text))) return;
       const name = script.path.split('/').pop()!;
       report({ messageId: 'noHelp', data: { file: name }, at: { file: script.path, line: 1, column: 1 } });
     },

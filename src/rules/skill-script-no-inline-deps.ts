@@ -1,7 +1,7 @@
 import { builtinModules } from 'node:module';
 import { defineRule } from '../engine/rule.js';
 import type { SourceFile } from '../model/types.js';
-import { scriptLanguage } from './lib/script.js';
+import { isRunnableScript, scriptLanguage } from './lib/script.js';
 
 /** PEP 723 block, its `dependencies =` line, npm:/jsr: specifiers, bundler/inline. */
 const MARKER = /^#\s*\/\/\/\s*script\s*$|^#\s*dependencies\s*=|["'](?:npm|jsr):|\brequire\s*\(?\s*["']bundler\/inline["']/mu;
@@ -54,7 +54,8 @@ export default defineRule({
   file: {
     kinds: ['script'],
     check({ file: script, report }) {
-      if (MARKER.test(script.text) || !needsDeclaration(script)) return;
+      // only commands: a module or a test gets its dependencies from the command that runs it
+      if (!isRunnableScript(script) || MARKER.test(script.text) || !needsDeclaration(script)) return;
       const name = script.path.split('/').pop()!;
       report({ messageId: 'noDeps', data: { file: name }, at: { file: script.path, line: 1, column: 1 } });
     },

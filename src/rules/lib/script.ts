@@ -46,3 +46,26 @@ export function scriptLanguage(file: SourceFile): ScriptLanguage | null {
   const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
   return BY_EXTENSION[ext] ?? shebangLanguage(file.text);
 }
+
+/** Test files and package markers: run by a test runner or imported, never by an agent. */
+const NOT_A_TOOL =
+  /^(?:test_.*\.py|.*_test\.py|conftest\.py|__init__\.py|__main__\.py|setup\.py|.*\.(?:test|spec)\.[cm]?[jt]sx?|.*_spec\.rb|.*_test\.go)$/iu;
+
+/**
+ * Whether a script file is a command an agent runs, not a helper of one: tests and package files
+ * are not (`test_x.py`, `__init__.py`, `x.test.ts`); a Python file is a command when it has a
+ * shebang, an inline-metadata block (`# /// script`, PEP 723) or a `if __name__ == "__main__":`
+ * block (else it is a module the commands import); a
+ * shell file when it has a shebang (else it is sourced); other languages when they are recognised.
+ */
+export function isRunnableScript(file: SourceFile): boolean {
+  const name = file.path.split('/').pop() ?? file.path;
+  if (NOT_A_TOOL.test(name)) return false;
+  const language = scriptLanguage(file);
+  if (language === null) return false;
+  const shebang = file.text.startsWith('#!');
+  if (language === 'python')
+    return shebang || /^#\s*\/\/\/\s*script\s*$/mu.test(file.text) || /^if\s+__name__\s*==\s*["']__main__["']\s*:/mu.test(file.text);
+  if (language === 'shell') return shebang;
+  return true;
+}

@@ -9,7 +9,23 @@ import { resolveTarget } from '../../util/paths.js';
 /** Files of the Loop Language skill format itself: never "reference files". */
 const CONTRACT_FILES = new Set(['skill.md', 'loop.md', 'handoffs.md']);
 /** Files written for people browsing the repository, not for agents. */
-const META_FILES = new Set(['readme.md', 'changelog.md', 'license.md']);
+const META_FILES = new Set([
+  'readme.md',
+  'changelog.md',
+  'license.md',
+  'changes.md',
+  'history.md',
+  'contributing.md',
+  'code_of_conduct.md',
+  'security.md',
+  'authors.md',
+  'maintainers.md',
+  'todo.md',
+  'spec.md',
+  'sources.md',
+  'eval.md',
+  'evals.md',
+]);
 
 /** SKILL.md, LOOP.md or HANDOFFS.md (any case). */
 export function isContractFile(name: string): boolean {

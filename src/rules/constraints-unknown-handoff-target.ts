@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { closest } from '../util/closest.js';
+import { similarName } from '../util/closest.js';
 
 /** The special handoff target that ends the story (Loop Language). */
 const DONE = 'done';
@@ -30,7 +30,7 @@ export default defineRule({
     for (const edge of graph.edges) {
       const h = edge.handoff;
       if (!h || h.skill === DONE || known.has(h.skill)) continue;
-      const suggestion = closest(h.skill, names);
+      const suggestion = similarName(h.skill, names);
       report({
         messageId: suggestion ? 'unknownClose' : 'unknown',
         data: suggestion ? { skill: edge.skill, target: h.skill, suggestion } : { skill: edge.skill, target: h.skill },

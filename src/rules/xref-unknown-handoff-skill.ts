@@ -1,5 +1,5 @@
 import { defineRule, forEachSkill } from '../engine/rule.js';
-import { didYouMean } from '../util/closest.js';
+import { similarName } from '../util/closest.js';
 
 /** Handoff targets that name no skill: the story is finished, or every agent is addressed. */
 const SPECIAL_TARGETS = new Set(['done', 'all-agents']);
@@ -35,7 +35,7 @@ export default defineRule({
             skill: skill.name,
             target: h.skill,
             line: h.line,
-            suggestion: didYouMean(h.skill, names, (s) => `\`${s}\``),
+            suggestion: ((like) => (like === undefined ? '' : `; did you mean \`${like}\`?`))(similarName(h.skill, names)),
           },
           at: { file: loop.file.path, line: h.line, column: h.column },
           skill: skill.name,

@@ -1,7 +1,8 @@
 import type { InlineCode } from 'mdast';
 import { defineRule } from '../engine/rule.js';
-import { isGerundName } from '../util/naming.js';
-import { didYouMean } from '../util/closest.js';
+import { toString } from 'mdast-util-to-string';
+import { similarName } from '../util/closest.js';
+import { sectionKey } from '../util/text.js';
 import { visit } from '../util/visit.js';
 
 /** Backticked words that are known not to be skill names (0.3.3's fixed exception list). */
@@ -25,6 +26,16 @@ const EXCEPTIONS = new Set([
 /** Lower-case kebab-case with at least one hyphen. */
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)+$/u;
 
+interface Token {
+  token: string;
+  line: number;
+  column: number;
+  /** index of the top-level list or table that holds it (-1: none) */
+  block: number;
+  /** the heading the block is under (normalised), '' before the first */
+  section: string;
+}
+
 export default defineRule({
   meta: {
     code: 'xref-unknown-readme-skill',
@@ -42,31 +53,46 @@ export default defineRule({
   },
   file: {
     kinds: ['readme'],
-    // the backticked names in README.md that look like skill names
+    // every backticked kebab-case word, with the block and the section it is in
     check({ file }) {
-      const out: { token: string; line: number; column: number }[] = [];
+      const out: Token[] = [];
       if (!file.root) return out;
-      visit(file.root, 'inlineCode', (node) => {
-        const code = node as InlineCode;
-        const token = code.value.trim();
-        if (!KEBAB.test(token) || !isGerundName(token) || EXCEPTIONS.has(token)) return;
-        if (token.endsWith('-agent') || token.startsWith('story-')) return;
-        out.push({ token, line: code.position?.start.line ?? 1, column: code.position?.start.column ?? 1 });
+      let section = '';
+      file.root.children.forEach((node, index) => {
+        if (node.type === 'heading') section = sectionKey(toString(node));
+        const block = node.type === 'list' || node.type === 'table' ? index : -1;
+        visit(node, 'inlineCode', (n) => {
+          const code = n as InlineCode;
+          const token = code.value.trim();
+          if (!KEBAB.test(token) || EXCEPTIONS.has(token) || token.endsWith('-agent') || token.startsWith('story-')) return;
+          out.push({ token, line: code.position?.start.line ?? 1, column: code.position?.start.column ?? 1, block, section });
+        });
       });
       return out;
     },
   },
-  check({ project, config, fileData, report }) {
+  check({ project, graph, config, fileData, report }) {
     const readme = project.readme;
     if (!readme) return;
     const names = project.skills.map((s) => s.name);
-    const skip = new Set([...names, ...config.enforced_states.map((s) => s.name), ...config.halt_reasons.map((r) => `halted-${r}`)]);
-    for (const { token, line, column } of fileData(readme.path) ?? []) {
-      if (skip.has(token)) continue;
+    const known = new Set(names);
+    const notSkills = new Set([
+      ...config.enforced_states.map((s) => s.name),
+      ...config.halt_reasons.map((r) => `halted-${r}`),
+      ...graph.states,
+    ]);
+    const tokens = fileData(readme.path) ?? [];
+    // lists and tables that name a real skill: lists of skills
+    const skillBlocks = new Set(tokens.filter((t) => known.has(t.token) && t.block >= 0).map((t) => t.block));
+    for (const t of tokens) {
+      if (known.has(t.token) || notSkills.has(t.token)) continue;
+      // a skill by meaning: like a skill's name, next to real skill names, or under a "skills" heading
+      const like = similarName(t.token, names);
+      if (like === undefined && !skillBlocks.has(t.block) && !/\bskills?\b/u.test(t.section)) continue;
       report({
         messageId: 'unknown',
-        data: { token, line, suggestion: didYouMean(token, names, (s) => `\`${s}\``) },
-        at: { file: readme.path, line, column },
+        data: { token: t.token, line: t.line, suggestion: like === undefined ? '' : `; did you mean \`${like}\`?` },
+        at: { file: readme.path, line: t.line, column: t.column },
       });
     }
   },

@@ -50,3 +50,44 @@ export function didYouMean(word: string, candidates: readonly string[], quote: (
   const c = closest(word, candidates);
   return c === undefined ? '' : `; did you mean ${quote(c)}?`;
 }
+
+/**
+ * The name a kebab-case token most likely means, when it is a renamed or mistyped version of one:
+ * a likely typo (`closest`), or the same words give or take some (`tdd-loops` for
+ * `running-tdd-loops`, `code-review` for `reviewing-code`): at least two words in common, or
+ * most of the words of the shorter one.
+ */
+export function similarName(token: string, names: readonly string[]): string | undefined {
+  const typo = closest(token, names);
+  if (typo !== undefined) return typo;
+  const words = (s: string) =>
+    new Set(
+      s
+        .toLowerCase()
+        .split(/[-_]+/u)
+        .filter((w) => w.length > 1)
+        .map(stemWord),
+    );
+  const mine = words(token);
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const name of names) {
+    if (name.toLowerCase() === token.toLowerCase()) continue;
+    const theirs = words(name);
+    let shared = 0;
+    for (const w of mine) if (theirs.has(w)) shared++;
+    const smaller = Math.min(mine.size, theirs.size);
+    if (smaller === 0 || shared === 0) continue;
+    const score = shared / Math.max(mine.size, theirs.size);
+    if ((shared >= 2 || shared / smaller >= 1) && score > bestScore) {
+      best = name;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** A crude stem, so `review`, `reviews` and `reviewing` are one word. */
+function stemWord(w: string): string {
+  return w.replace(/(?:ing|ers|er|es|s|ed)$/u, '') || w;
+}

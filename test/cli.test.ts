@@ -516,12 +516,39 @@ describe('presets and layouts', () => {
     expect(missing.stderr).toContain('.loopkit.yaml:4:5');
   });
 
-  it('a directory without any skills directory is exit 2 naming the layouts it looked for', () => {
+  it('finds skills in .claude/skills, and at the top of a repository without a skills directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    const skill = (rel: string, name: string) => {
+      mkdirSync(join(dir, rel), { recursive: true });
+      writeFileSync(
+        join(dir, rel, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
+      );
+    };
+    skill('.claude/skills/doing-x', 'doing-x');
+    skill('.agents/skills/doing-y', 'doing-y');
+    expect(run([dir]).stdout).toContain('2 skills');
+    const flat = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(flat);
+    mkdirSync(join(flat, 'pdf'), { recursive: true });
+    writeFileSync(join(flat, 'pdf', 'SKILL.md'), '---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\n---\n# PDF\n');
+    mkdirSync(join(flat, 'writing', 'drafting-notes'), { recursive: true });
+    writeFileSync(
+      join(flat, 'writing', 'drafting-notes', 'SKILL.md'),
+      '---\nname: drafting-notes\ndescription: Drafts notes. Use when notes are needed.\n---\n# Notes\n',
+    );
+    const r = run([flat]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('2 skills');
+  });
+
+  it('a directory without any skills is exit 2 naming the layouts it looked for', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-empty-'));
     temps.push(dir);
     const r = run([dir]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('no skills directory found');
+    expect(r.stderr).toContain('no skills found');
     expect(r.stderr).toContain('skills/, .claude/skills/, .agents/skills/, .github/skills/, plugins/*/skills/');
   });
 });

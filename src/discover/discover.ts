@@ -2,7 +2,7 @@
  * Skill discovery. The skills directories come from `skills_dir` (a path, a glob, or a list of
  * them); without a `skills_dir` setting, every common layout that exists is used: `skills/`,
  * `.claude/skills/`, `.agents/skills/`, `.github/skills/` and plugin marketplaces
- * (`plugins/<plugin>/skills/`). Inside each, as the configuration reference describes: directories
+ * (`plugins/<plugin>/skills/`); with none of them, the project root itself (engine/project.ts). Inside each, as the configuration reference describes: directories
  * that hold a SKILL.md (flat, depth 1) first; then, inside directories that are not skills
  * themselves (category folders), their sub-directories (nested, depth 2). Output is sorted;
  * symlinks are followed only while they stay inside the project; `node_modules` and `.git` are
@@ -38,9 +38,11 @@ export function resolveSkillsDirs(root: string, patterns: readonly string[]): Sk
   const dirs: string[] = [];
   const missing: string[] = [];
   const add = (d: string) => {
+    // `./skills` is `skills` and `.` the root; `.claude/skills` keeps its dot
     const rel = toPosix(d)
       .replace(/\/+$/u, '')
-      .replace(/^\.\/?/u, '');
+      .replace(/^(?:\.\/)+/u, '')
+      .replace(/^\.$/u, '');
     if (!dirs.includes(rel)) dirs.push(rel);
   };
   for (const pattern of patterns) {

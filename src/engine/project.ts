@@ -76,12 +76,17 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     const where = loaded.file && pos ? ` (skills_dir at ${loaded.file}:${pos.line}:${pos.column})` : '';
     throw new ProjectError(`skills directory '${missing[0]}' not found in ${displayRoot}${where}`);
   }
+  if (!written && dirs.length === 0) {
+    // no common layout: skills kept at the top of the repository (`<skill>/SKILL.md`, or in category folders)
+    const atRoot = discoverAll(root, ['']);
+    if (atRoot.length > 0) return { skillsDirs: [''], dirs: atRoot };
+  }
   if (dirs.length === 0) {
     const looked = (written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS).map((d) => `${d.replace(/\/+$/u, '')}/`).join(', ');
     throw new ProjectError(
       written
         ? `no directory matches skills_dir (${looked}) in ${displayRoot}`
-        : `no skills directory found in ${displayRoot} (looked for ${looked}); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
+        : `no skills found in ${displayRoot} (looked in ${looked} and for <skill>/SKILL.md at the top); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
     );
   }
   return { skillsDirs: dirs, dirs: discoverAll(root, dirs) };

@@ -1,5 +1,6 @@
 import { defineRule } from '../engine/rule.js';
-import { directoryLevels } from '../util/paths.js';
+import { posix } from 'node:path';
+import { directoryLevels, resolveTarget } from '../util/paths.js';
 
 export default defineRule({
   meta: {
@@ -21,7 +22,10 @@ export default defineRule({
     check({ file, facts, report }) {
       // relative .md links and definitions only: URLs, absolute paths and #anchors are not file references
       for (const link of facts.file.links) {
-        if (directoryLevels(link.target) <= 1) continue; // `./refs/a.md` is one level
+        // levels of the path as it resolves from the skill directory: `./refs/a.md` is one level, and so
+        // is `../../skills/other/SKILL.md` (a sibling skill, written the long way)
+        const relative = posix.relative(posix.dirname(file.path), resolveTarget(file.path, link.target));
+        if (directoryLevels(relative) <= 1) continue;
         report({ messageId: 'deep', data: { target: link.target }, at: { file: file.path, line: link.urlLine, column: link.urlColumn } });
       }
     },

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace } from './lib/frontmatter-fields.js';
+import { descriptionField, entryPlace, textField } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
 
 /** Descriptions this short are not judged. */
@@ -24,6 +24,8 @@ const TRIGGERS = new RegExp(
       'requires',
       'activat(?:e|es|ed|ion)',
       'when the user',
+      'when (?:the )?(?:agent|assistant|claude|codex|model) (?:needs|is asked|wants)',
+      'when (?:a|the) (?:request|task|question|prompt|conversation|user request)',
       'when you (?:need|want)',
       'when (?:building|writing|creating|working|reviewing|debugging|testing|editing|adding|migrating|deploying|setting up|asked)',
       'for (?:any|all) (?:tasks?|requests?|questions?) (?:that|about|involving|related)',
@@ -53,6 +55,8 @@ export default defineRule({
     for (const skill of project.skills) {
       const d = descriptionField(skill);
       if (!d || charLength(d.text) <= MIN_LENGTH) continue;
+      // a frontmatter key of its own says when (`when_to_use: …`, Claude Code)
+      if (textField(skill, 'when_to_use', true) || textField(skill, 'when-to-use', true)) continue;
       if (TRIGGERS.test(d.text.replace(/\s+/gu, ' '))) continue;
       report({ messageId: 'missing', data: {}, at: entryPlace(skill, d.entry), skill: skill.name });
     }

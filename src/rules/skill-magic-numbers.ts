@@ -95,10 +95,12 @@ const HTTP_STATUS = new Set([
 const NUMBER = /(?<![\p{L}\p{M}\p{N}_])\d{2,}(?![\p{L}\p{M}\p{N}_])/gu;
 /** A comment on the line: `#` (not `#!`) or `//` at the start or after white space. */
 const COMMENT = /(?:^|\s)(?:#(?!!)|\/\/|\/\*|<!--|\(\*|--\s)/u;
+/** Languages whose comments start with `%`. */
+const PERCENT_COMMENTS = new Set(['matlab', 'octave', 'm', 'erlang', 'prolog', 'postscript']);
 /** `name = `, `name: `, `"name": `, `name := `, `--name `, `--name=`, `-n ` right before the number. */
-const NAMED = /(?:[\p{L}_][\p{L}\p{N}_.-]+["']?\s*(?::=|=|:)\s*[([{]?\s*|(?:--?[\p{L}][\p{L}\p{N}_-]*)[=\s]\s*)["']?$/u;
+const NAMED = /(?:[\p{L}_][\p{L}\p{N}_.-]+["']?\s*(?::=|=|:|<-)\s*[([{]?\s*|(?:--?[\p{L}][\p{L}\p{N}_-]*)[=\s]\s*)["']?$/u;
 /** Inside a value's brackets after a name: `figsize=(15, 5)`, `width={120}`, `size=[3, 4]`. */
-const IN_NAMED_BRACKETS = /[\p{L}\p{N}_]\s*=\s*[([{][^)\]}]*$/u;
+const IN_NAMED_BRACKETS = /[\p{L}\p{N}_]["']?\s*(?:=|:|<-)\s*[([{][^)\]}]*$/u;
 /** An option given as a number: `head -20`, `comm -13`. */
 const FLAG_NUMBER = /(?:^|\s)-$/u;
 /** …and the number is a whole token (not the start of an expression like `10*x`). */
@@ -156,7 +158,7 @@ function magicNumbers(block: CodeBlock): Magic[] {
   let lineStart = 0;
   for (const codeLine of block.lines) {
     const text = codeLine.text;
-    const comment = COMMENT.test(text);
+    const comment = COMMENT.test(text) || (PERCENT_COMMENTS.has(block.lang) && /(?:^|\s)%/u.test(text));
     for (const m of text.matchAll(NUMBER)) {
       const digits = m[0];
       const at = m.index;

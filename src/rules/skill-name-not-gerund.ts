@@ -13,7 +13,7 @@ export default defineRule({
     messages: {
       notGerund: {
         message: "name '{name}' does not start with a gerund (-ing word). Consider a verb form like 'running-tests'",
-        help: 'The Loop Language names skills after the activity, verb-ing first: `writing-stories`, `running-tdd-loops`.',
+        help: 'Name a skill after the activity, verb-ing first (the Loop Language convention and the Agent Skills authoring advice): `writing-stories`, `processing-pdfs`.',
       },
     },
   },

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { codeBlocks, type CodeBlock, type CodeLine } from './lib/code.js';
+import { codeBlocks, isCounterExample, type CodeBlock, type CodeLine } from './lib/code.js';
 
 /** `except:`, `except Exception:`, `except (BaseException) as e:` — a bare or catch-all clause. */
 const CATCH_ALL = /^(?<indent>[ \t]*)except(?:\s*\(?\s*(?:Exception|BaseException)\s*\)?(?:\s+as\s+\w+)?)?\s*:(?<rest>.*)$/u;
@@ -54,6 +54,7 @@ export default defineRule({
     kinds: ['skill'],
     check({ file, report }) {
       for (const block of codeBlocks(file)) {
+        if (isCounterExample(file, block)) continue; // a "don't do this" example
         for (const l of punts(block)) {
           const column = l.column + indentOf(l.text);
           report({ messageId: 'punt', at: { file: file.path, line: l.line, column } });

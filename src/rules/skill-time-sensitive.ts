@@ -8,10 +8,19 @@ const MONTHS = 'january|february|march|april|may|june|july|august|september|octo
 /** A month name and a four-digit year as whole words: `March 2024`, not `dismay 2024` or `May 20245`. */
 const DATE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])(?:${MONTHS})\\s+[0-9]{4}(?![\\p{L}\\p{M}\\p{N}_])`, 'giu');
 
-function matches(text: string): number[] {
+/** Is offset `at` of `text` inside a double-quoted passage (an example prompt, a quotation)? */
+function quoted(text: string, at: number): boolean {
+  const before = text.slice(0, at);
+  const straight = (before.match(/"/gu) ?? []).length;
+  const open = (before.match(/[“«„]/gu) ?? []).length;
+  const close = (before.match(/[”»]/gu) ?? []).length;
+  return straight % 2 === 1 || open > close;
+}
+
+function matches(text: string, skipQuoted = true): number[] {
   const out: number[] = [];
   DATE.lastIndex = 0;
-  for (let m = DATE.exec(text); m !== null; m = DATE.exec(text)) out.push(m.index);
+  for (let m = DATE.exec(text); m !== null; m = DATE.exec(text)) if (!skipQuoted || !quoted(text, m.index)) out.push(m.index);
   return out;
 }
 
@@ -40,7 +49,7 @@ export default defineRule({
       const start = yaml?.position?.start.offset;
       const end = yaml?.position?.end.offset;
       if (start !== undefined && end !== undefined) {
-        for (const i of matches(file.text.slice(start, end)))
+        for (const i of matches(file.text.slice(start, end), false))
           report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + i)) });
       }
       // prose only: code blocks and inline code are quoted literally

@@ -107,7 +107,12 @@ const GENERIC_HOMES = new Set([
 export function isMachineAbsolutePath(token: string): boolean {
   const home = HOME_PATH.exec(token);
   if (home) return !GENERIC_HOMES.has(home[1]!.toLowerCase()) && !/^[<{$]/u.test(home[1]!);
-  return DRIVE_SLASH_PATH.test(token) || /^file:\/\/\/[^/]/iu.test(token);
+  if (DRIVE_SLASH_PATH.test(token)) return true;
+  // a file URL of a machine-specific path (`file:///Users/ann/x`, `file:///C:/x`), not of any path
+  const url = /^file:\/\/(\/.+)$/iu.exec(token);
+  if (!url) return false;
+  const path = url[1]!.replace(/^\/([A-Za-z]:\/)/u, '$1');
+  return path !== url[1] ? DRIVE_SLASH_PATH.test(path) : isMachineAbsolutePath(decodePath(path));
 }
 
 /**

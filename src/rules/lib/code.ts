@@ -63,3 +63,19 @@ export function codeBlocks(file: SourceFile): readonly CodeBlock[] {
   cache.set(file, out);
   return out;
 }
+
+const COUNTER_EXAMPLE = /❌|🚫|⛔|\b(?:bad|wrong|incorrect|don'?t|do not|never|avoid|anti-?pattern)\b/iu;
+
+/**
+ * Whether a code block shows what not to do: marked in its first lines (`# BAD`, `// ❌ wrong`) or
+ * introduced as such by the text just above it ("❌ Bad:", "Don't do this:", "**Avoid**").
+ */
+export function isCounterExample(file: SourceFile, block: CodeBlock): boolean {
+  if (block.lines.slice(0, 2).some((l) => /^\s*(?:#|\/\/|--|\/\*|<!--)/u.test(l.text) && COUNTER_EXAMPLE.test(l.text))) return true;
+  for (let line = block.line - 1; line >= Math.max(1, block.line - 3); line--) {
+    const text = sourceLine(file, line).trim();
+    if (text === '') continue;
+    return COUNTER_EXAMPLE.test(text) && text.length <= 120;
+  }
+  return false;
+}

@@ -19,6 +19,8 @@ const META_FILES = new Set([
   'code_of_conduct.md',
   'security.md',
   'authors.md',
+  'about.md',
+  'credits.md',
   'maintainers.md',
   'todo.md',
   'spec.md',
@@ -97,9 +99,15 @@ function mentionedIn(hay: string, name: string, dirName: string): boolean {
 export function mentionedSiblings(file: { path: string; text: string }, siblings: readonly string[]): string[] {
   const dirName = file.path.split('/').slice(-2, -1)[0] ?? '';
   const hay = file.text.toLowerCase();
+  const base = (path: string) => path.split('/').pop()!;
+  const count = new Map<string, number>();
+  for (const p of siblings) count.set(base(p).toLowerCase(), (count.get(base(p).toLowerCase()) ?? 0) + 1);
   return siblings.filter((path) => {
-    const name = path.split('/').pop()!;
-    return !isContractFile(name) && !isMetaFile(name) && mentionedIn(hay, path, dirName);
+    const name = base(path);
+    if (isContractFile(name) || isMetaFile(name)) return false;
+    if (mentionedIn(hay, path, dirName)) return true;
+    // a file in a sub-folder, named by its file name alone where that name is unique in the skill
+    return path.includes('/') && count.get(name.toLowerCase()) === 1 && mentionedIn(hay, name, dirName);
   });
 }
 

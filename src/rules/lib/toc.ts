@@ -17,7 +17,8 @@ const MIN_ANCHORS = 3;
 /**
  * A table of contents is a heading named Contents / Table of Contents / TOC / On this page, a TOC
  * marker line, or — near the top (before the first H2, or within the first 50 lines) — a list with
- * at least three links to anchors of the file itself (`#section`, `this-file.md#section`).
+ * at least three links to anchors of the file itself (`#section`, `this-file.md#section`), or two
+ * when the file has only two main (H2) sections.
  */
 export function hasTableOfContents(file: SourceFile): boolean {
   const root = file.root as Root | undefined;
@@ -25,11 +26,17 @@ export function hasTableOfContents(file: SourceFile): boolean {
   if (TOC_MARKER.test(file.text)) return true;
   let found = false;
   let firstH2 = Infinity;
+  let h2s = 0;
   visit(root, 'heading', (n: Node) => {
     const h = n as Heading;
     if (TOC_HEADINGS.has(sectionKey(headingTitle(h)).replace(/:$/u, ''))) found = true;
-    if (h.depth === 2) firstH2 = Math.min(firstH2, h.position?.start.line ?? Infinity);
+    if (h.depth === 2) {
+      h2s++;
+      firstH2 = Math.min(firstH2, h.position?.start.line ?? Infinity);
+    }
   });
+  // a list that links every main section is a table of contents, even of a file with only two
+  const minAnchors = Math.min(MIN_ANCHORS, Math.max(2, h2s));
   if (found) return true;
   const limit = Math.max(TOP_LINES, firstH2 === Infinity ? 0 : firstH2);
   const self = posix.basename(file.path).toLowerCase();
@@ -40,7 +47,7 @@ export function hasTableOfContents(file: SourceFile): boolean {
       const url = (l as Link).url;
       if (url.startsWith('#') || url.toLowerCase().startsWith(`${self}#`) || url.toLowerCase().startsWith(`./${self}#`)) anchors++;
     });
-    if (anchors >= MIN_ANCHORS) found = true;
+    if (anchors >= minAnchors) found = true;
     return 'skip';
   });
   return found;

@@ -191,3 +191,26 @@ describe('did you mean', async () => {
     expect(closest('deskcheck_entry_form', ['deskcheck_entry_from'])).toBe('deskcheck_entry_from');
   });
 });
+
+describe('long documents are parsed in parts', async () => {
+  const { parseMarkdown, parseWhole } = await import('../src/parse/markdown.js');
+  const unit = (i: number) =>
+    `## Section ${i}\n\nRead the **state file**, run \`npm test\`, see [the guide](references/guide.md).\n\n` +
+    `1. Write the failing test.\n2. Make it pass.\n\n| field | type |\n|---|---|\n| story | str |\n\n` +
+    `\`\`\`md\n## not a cut ${i}\n\`\`\`\n\n<!--\n\n## not a cut either\n-->\n\n<pre>\n\n## nor in pre\n</pre>\n\n> quoted\n>\n> ## heading in a quote\n\n- item\n\n  ## heading in an item\n\n`;
+  const long = (n: number) => {
+    let s = '---\nname: x\n---\n';
+    for (let i = 0; s.length < n; i++) s += unit(i);
+    return s;
+  };
+
+  it('gives the same tree, positions included, as parsing the whole', () => {
+    const text = long(200_000);
+    expect(JSON.stringify(parseMarkdown(text))).toBe(JSON.stringify(parseWhole(text)));
+  });
+
+  it('is not cut when link reference definitions are shared by the document', () => {
+    const text = `${long(100_000)}\n[guide]: references/guide.md\n`;
+    expect(JSON.stringify(parseMarkdown(text))).toBe(JSON.stringify(parseWhole(text)));
+  });
+});

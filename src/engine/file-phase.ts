@@ -44,9 +44,11 @@ export function processFile(job: FileJob, rules: readonly Rule[]): FileOutcome {
   const byRule: Record<string, number> = {};
   const diagnostics: RawDiagnostic[] = [];
   const data: Record<string, unknown> = {};
+  // the rules' file parts read the tree: none when the markdown was too complex to parse
+  const parsed = job.kind === 'script' || source.root !== undefined;
   for (const rule of rules) {
     const part = rule.file;
-    if (!part || !part.kinds.includes(job.kind)) continue;
+    if (!parsed || !part || !part.kinds.includes(job.kind)) continue;
     const code = rule.meta.code;
     const r0 = performance.now();
     try {

@@ -76,6 +76,16 @@ export interface FileModel {
   localLinks: readonly LocalLink[];
   /** the anchors the file defines: heading slugs, `{#id}` attributes, HTML ids (markdown files) */
   anchors: readonly string[];
+  /** set when the markdown was too complex to parse (see parse/complexity.ts): nothing but its DSL lines and frontmatter was read */
+  tooComplex?: Complexity;
+}
+
+/** Why a markdown file was not parsed: the construct, where, how much of it, and the limit. */
+export interface Complexity {
+  construct: string;
+  line: number;
+  measure: number;
+  limit: number;
 }
 
 /** A link, image or link definition whose destination is a path in the project. */

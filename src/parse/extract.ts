@@ -5,6 +5,7 @@
  */
 import type { FileFacts, FileKind, FileModel, SourceFile } from '../model/types.js';
 import { lineCount } from '../util/text.js';
+import { tooComplex } from './complexity.js';
 import { parseHandoffsFile } from './handoffs.js';
 import { anchors, localLinks } from './links.js';
 import { loopFacts } from './loop.js';
@@ -21,19 +22,22 @@ export interface Extracted {
 }
 
 export function extractFile(path: string, kind: FileKind, text: string): Extracted {
-  const markdown = kind !== 'script';
   const t0 = performance.now();
+  // markdown whose shape would make the parser's time explode is not parsed (parse/complexity.ts)
+  const complexity = kind === 'script' ? null : tooComplex(text);
+  const markdown = kind !== 'script' && complexity === null;
   const source = sourceFile(path, text, markdown);
   const t1 = performance.now();
   const file: FileModel = {
     path,
     lines: source.lineStarts.length,
     lineCount: lineCount(text),
-    suppressions: markdown ? collectSuppressions(text, source.root) : [],
+    suppressions: kind !== 'script' ? collectSuppressions(text, source.root) : [],
     links: markdown ? markdownLinkTargets(source) : [],
     localLinks: markdown ? localLinks(source) : [],
     anchors: markdown ? anchors(source) : [],
   };
+  if (complexity) file.tooComplex = complexity;
   const facts: FileFacts = { file };
   if (kind === 'skill') facts.skill = skillFacts(source);
   else if (kind === 'loop') facts.loop = loopFacts(source);

@@ -1,5 +1,5 @@
 /** Headings → sections, with positions and body ranges. */
-import type { Heading, Root, RootContent } from 'mdast';
+import type { Heading, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Section, SourceFile } from '../model/types.js';
 import { sectionKey } from '../util/text.js';
@@ -26,10 +26,10 @@ export function headingTitle(h: Heading): string {
  * next heading of depth ≤ `depth`.
  */
 export function sectionsAt(file: SourceFile, depth: number): ParsedSection[] {
-  const root = file.root as Root;
+  if (!file.root) return [];
   return headingSections(
     file,
-    root.children,
+    file.root.children,
     (h) => h.depth === depth,
     (h) => h.depth <= depth,
   );

@@ -76,7 +76,7 @@ function headingsAndCodeSpans(root: Root): { headings: HeadingFact[]; codeSpans:
 }
 
 export function skillFacts(file: SourceFile): SkillFacts {
-  const { headings, codeSpans } = headingsAndCodeSpans(file.root as Root);
+  const { headings, codeSpans } = file.root ? headingsAndCodeSpans(file.root) : { headings: [], codeSpans: [] };
   return {
     frontmatter: parseFrontmatter(file),
     sections: sectionsAt(file, 2).map(plainSection),

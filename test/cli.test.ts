@@ -362,13 +362,40 @@ describe('output', () => {
     expect(r.stderr).toContain('exceed --max-warnings 0');
   });
 
-  it('never writes into the checked project', () => {
+  it('never writes into the checked project, in any mode, except the cache it was asked for', () => {
     const dir = tempCopy('with-errors');
-    const before = spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout;
-    run([dir]);
-    run([dir, '--json']);
-    const after = spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout;
-    expect(after).toBe(before);
+    const home = mkdtempSync(join(tmpdir(), 'loopkit-home-'));
+    temps.push(home);
+    const env = { XDG_CACHE_HOME: join(home, 'xdg') };
+    const snapshot = () => spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout.split('\n').sort().join('\n');
+    const before = snapshot();
+    for (const args of [
+      [dir],
+      [dir, '--json'],
+      [dir, '--format', 'github'],
+      [dir, '--format', 'sarif'],
+      [dir, '-v', '--timing'],
+      [dir, '--concurrency', '2'],
+      [dir, '--cache'],
+      [dir, '--cache'],
+      [dir, '--preset', 'agent-skills'],
+      ['graph', dir],
+      ['graph', dir, '--format', 'dot'],
+      ['graph', dir, '--format', 'json', '--cache'],
+      [join(dir, 'skills', 'running-a', 'LOOP.md')],
+    ]) {
+      run(args, env);
+    }
+    expect(snapshot()).toBe(before);
+    // with node_modules, --cache writes there and nowhere else
+    mkdirSync(join(dir, 'node_modules'));
+    const withModules = snapshot();
+    run([dir, '--cache'], env);
+    const changed = snapshot()
+      .split('\n')
+      .filter((l) => !withModules.split('\n').includes(l));
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.every((l) => l.startsWith('node_modules'))).toBe(true);
   });
 });
 

@@ -246,3 +246,100 @@ describe('robustness: all rules on hostile markdown', () => {
     expect(report.diagnostics.filter((d) => d.code === 'internal-error')).toEqual([]);
   }, 120_000);
 });
+
+describe('robustness: scale and shape', () => {
+  const temp = () => {
+    const d = mkdtempSync(join(tmpdir(), 'loopkit-scale-'));
+    extra.push(d);
+    return d;
+  };
+  const extra: string[] = [];
+  afterAll(() => {
+    for (const d of extra) rmSync(d, { recursive: true, force: true });
+  }, 120_000);
+  const write = (root: string, rel: string, text: string) => {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  };
+
+  it('10,000 transitions in one LOOP.md: every one in the graph, located', async () => {
+    const root = temp();
+    write(root, '.loopkit.yaml', 'loop_state_files: []\nmax_iterations: 20000\nenforced_states:\n  - name: done\n');
+    write(
+      root,
+      'skills/running-a/SKILL.md',
+      '---\nname: running-a\ndescription: Runs a chain. Use when testing.\n---\n## Description\nSee [LOOP.md](LOOP.md).\n## Rules\n1. Go.\n## State Model\n`in-s-0`\n',
+    );
+    const lines = ['## State Transition Rule', ''];
+    for (let i = 0; i < 10_000; i++) lines.push(`transition in-s-${i} → ${i === 9_999 ? 'done' : `in-s-${i + 1}`}`);
+    write(root, 'skills/running-a/LOOP.md', `${lines.join('\n')}\n`);
+    const r = await lint({ root, only: ['sim-unreachable-terminal', 'loop-malformed-transition', 'state-invalid-name'] });
+    expect(r.graph.edges).toHaveLength(10_000);
+    expect(r.graph.edges[9_999]!.line).toBe(10_002);
+    expect(r.diagnostics).toEqual([]);
+  }, 120_000);
+
+  it('10,000 skills (generated): all discovered, in order, none lost', async () => {
+    const root = temp();
+    write(root, '.loopkit.yaml', 'extends: agent-skills\n');
+    for (let i = 0; i < 10_000; i++) {
+      const name = `doing-task-${String(i).padStart(5, '0')}`;
+      write(
+        root,
+        `skills/${name}/SKILL.md`,
+        `---\nname: ${name}\ndescription: Does task ${i}. Use when task ${i} is asked for.\n---\n# Task ${i}\n`,
+      );
+    }
+    const r = await lint({ root, only: ['skill-name-mismatch-dir', 'skill-duplicate-name'] });
+    expect(r.project.skills).toHaveLength(10_000);
+    expect(r.project.skills[4_321]!.name).toBe('doing-task-04321');
+    expect(r.diagnostics).toEqual([]);
+  }, 120_000);
+
+  it('skill names differing only in case are kept apart, and reported the same on every run', async () => {
+    const root = temp();
+    write(root, '.loopkit.yaml', 'extends: agent-skills\n');
+    write(root, 'skills/Doing-X/SKILL.md', '---\nname: Doing-X\ndescription: Does x. Use when x.\n---\n# X\n');
+    write(root, 'skills/doing-x/SKILL.md', '---\nname: doing-x\ndescription: Does x. Use when x.\n---\n# x\n');
+    const a = await lint({ root });
+    const b = await lint({ root });
+    expect(a.project.skills.map((s) => s.dir)).toEqual(['skills/Doing-X', 'skills/doing-x']);
+    expect(a.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`)).toEqual(b.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`));
+    expect(a.diagnostics.some((d) => d.code === 'skill-name-invalid-chars' && d.file === 'skills/Doing-X/SKILL.md')).toBe(true);
+  });
+
+  it('files that cannot be read (a FIFO, a dangling link) are reported, and the rest is checked', async () => {
+    const root = temp();
+    write(root, '.loopkit.yaml', 'extends: agent-skills\n');
+    write(root, 'skills/doing-c/SKILL.md', '---\nname: doing-c\ndescription: Does c. Use when c.\n---\n# C\n');
+    mkdirSync(join(root, 'skills/doing-fifo'), { recursive: true });
+    spawnSync('mkfifo', [join(root, 'skills/doing-fifo/SKILL.md')]);
+    mkdirSync(join(root, 'skills/doing-link'), { recursive: true });
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync(join(root, 'nowhere.md'), join(root, 'skills/doing-link/SKILL.md'));
+    const r = await lint({ root });
+    const unreadable = r.diagnostics.filter((d) => d.code === 'skill-read-error').map((d) => d.file);
+    expect(unreadable).toContain('skills/doing-fifo/SKILL.md');
+    expect(r.project.skills.map((s) => s.name)).toEqual(['doing-c']);
+  });
+
+  it('unreadable files and directories are reported, and the rest is checked (not as root: permissions do not apply)', async () => {
+    if (process.getuid?.() === 0) return;
+    const root = temp();
+    write(root, '.loopkit.yaml', 'extends: agent-skills\n');
+    write(root, 'skills/doing-a/SKILL.md', '---\nname: doing-a\ndescription: Does a. Use when a.\n---\n# A\n');
+    write(root, 'skills/doing-b/SKILL.md', '---\nname: doing-b\ndescription: Does b. Use when b.\n---\n# B\n');
+    write(root, 'skills/doing-c/SKILL.md', '---\nname: doing-c\ndescription: Does c. Use when c.\n---\n# C\n');
+    const { chmodSync } = await import('node:fs');
+    chmodSync(join(root, 'skills/doing-a/SKILL.md'), 0o000);
+    chmodSync(join(root, 'skills/doing-b'), 0o000);
+    try {
+      const r = await lint({ root });
+      expect(r.diagnostics.filter((d) => d.code === 'skill-read-error').map((d) => d.file)).toContain('skills/doing-a/SKILL.md');
+      expect(r.project.skills.map((s) => s.name)).toContain('doing-c');
+    } finally {
+      chmodSync(join(root, 'skills/doing-a/SKILL.md'), 0o644);
+      chmodSync(join(root, 'skills/doing-b'), 0o755);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import type { InlineCode } from 'mdast';
+import type { InlineCode, Text } from 'mdast';
 import { defineRule } from '../engine/rule.js';
 import { toString } from 'mdast-util-to-string';
 import { similarName } from '../util/closest.js';
@@ -34,7 +34,12 @@ interface Token {
   block: number;
   /** the heading the block is under (normalised), '' before the first */
   section: string;
+  /** written as the wrong form: "`running-x`, not `x`", "instead of `x`" */
+  counter: boolean;
 }
+
+/** Text that, right before a name, says the name is the wrong one. */
+const COUNTER = /\b(?:not|never|avoid|instead of|rather than)[\s,:;(]*$/iu;
 
 export default defineRule({
   meta: {
@@ -61,11 +66,13 @@ export default defineRule({
       file.root.children.forEach((node, index) => {
         if (node.type === 'heading') section = sectionKey(toString(node));
         const block = node.type === 'list' || node.type === 'table' ? index : -1;
-        visit(node, 'inlineCode', (n) => {
+        visit(node, 'inlineCode', (n, parent) => {
           const code = n as InlineCode;
           const token = code.value.trim();
           if (!KEBAB.test(token) || EXCEPTIONS.has(token) || token.endsWith('-agent') || token.startsWith('story-')) return;
-          out.push({ token, line: code.position?.start.line ?? 1, column: code.position?.start.column ?? 1, block, section });
+          const before = parent?.children[parent.children.indexOf(code) - 1];
+          const counter = before?.type === 'text' && COUNTER.test((before as Text).value);
+          out.push({ token, line: code.position?.start.line ?? 1, column: code.position?.start.column ?? 1, block, section, counter });
         });
       });
       return out;
@@ -82,10 +89,21 @@ export default defineRule({
       ...graph.states,
     ]);
     const tokens = fileData(readme.path) ?? [];
-    // lists and tables that name a real skill: lists of skills
-    const skillBlocks = new Set(tokens.filter((t) => known.has(t.token) && t.block >= 0).map((t) => t.block));
+    // lists and tables of skills: at least half of the names they hold are real skills (a table of
+    // rule codes that gives one skill name as an example is not one)
+    const blockNames = new Map<number, { known: Set<string>; all: Set<string> }>();
     for (const t of tokens) {
-      if (known.has(t.token) || notSkills.has(t.token)) continue;
+      if (t.block < 0 || notSkills.has(t.token)) continue;
+      const b = blockNames.get(t.block) ?? { known: new Set<string>(), all: new Set<string>() };
+      blockNames.set(t.block, b);
+      b.all.add(t.token);
+      if (known.has(t.token)) b.known.add(t.token);
+    }
+    const skillBlocks = new Set(
+      [...blockNames].filter(([, b]) => b.known.size > 0 && b.known.size * 2 >= b.all.size).map(([block]) => block),
+    );
+    for (const t of tokens) {
+      if (known.has(t.token) || notSkills.has(t.token) || t.counter) continue;
       // a skill by meaning: like a skill's name, next to real skill names, or under a "skills" heading
       const like = similarName(t.token, names);
       if (like === undefined && !skillBlocks.has(t.block) && !/\bskills?\b/u.test(t.section)) continue;

@@ -363,3 +363,24 @@ describe('graph rules: help and related', () => {
     ]);
   });
 });
+
+describe('the dogfood project and the examples', () => {
+  const ROOT = join(import.meta.dirname, '..');
+  const GRAPH_CODES = [
+    'constraints-handoff-unhandled',
+    'constraints-unknown-handoff-target',
+    'graph-dead-end',
+    'graph-self-loop-only',
+    'graph-unreachable-state',
+    'sim-error',
+    'sim-self-loop-only',
+    'sim-trapped-cycle',
+    'sim-unreachable-terminal',
+  ];
+  for (const project of ['.', 'examples/loop', 'examples/loop-controller']) {
+    it(`${project}: no dead end, unreachable island, trap, budget or handoff problem`, async () => {
+      const result = await lint({ root: join(ROOT, project), only: GRAPH_CODES });
+      expect(result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line} ${d.message}`)).toEqual([]);
+    });
+  }
+});

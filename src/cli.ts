@@ -8,7 +8,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_FILE, ConfigError } from './config/errors.js';
 import { cacheFilePath } from './engine/cache.js';
@@ -258,8 +258,9 @@ async function runGraph(paths: string[], opts: GraphOptions, io: CliIo): Promise
   });
   if (opts.format === 'svg' || opts.format === 'html') {
     const picture = await import('./reporters/picture.js');
+    const shown = displayPath(result.project.displayRoot, '');
     const info = {
-      project: result.project.displayRoot,
+      project: shown === '.' ? basename(result.project.root) : shown,
       displayPath: (f: string) => displayPath(result.project.displayRoot, f),
       version: VERSION,
     };

@@ -4,9 +4,11 @@
 //   dist/worker.js   a worker thread of the per-file phase
 //   dist/chunks/     code loaded on demand: the markdown parser (only when a file must be parsed,
 //                    i.e. is not in the cache), the YAML parser and the schema of .loopkit.yaml
-//                    (only when the configuration is not in the cache), and what cli and worker share
+//                    (only when the configuration is not in the cache), the WebAssembly Graphviz (only
+//                    for `graph --format svg|html`), and what cli and worker share
 //   dist/version.js  the version alone (`loopkit --version` loads nothing else)
-//   dist/index.js    the library API, one file
+//   dist/index.js    the library API, one file (the WebAssembly Graphviz of the SVG/HTML pictures is
+//                    not in it: it is imported from the @viz-js/viz package when a picture is drawn)
 // Type declarations come from tsc (dist/**/*.d.ts). `--metafile` writes dist/meta.json, the size
 // of every module in every output file (e.g. for https://esbuild.github.io/analyze/).
 import { build } from 'esbuild';
@@ -39,7 +41,7 @@ const program = await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });
-const library = await build({ ...common, entryPoints: { index: 'src/index.ts' } });
+const library = await build({ ...common, entryPoints: { index: 'src/index.ts' }, external: ['@viz-js/viz'] });
 await build({ ...common, entryPoints: { version: 'src/version.ts' }, banner: {}, sourcemap: false });
 
 if (process.argv.includes('--metafile')) {

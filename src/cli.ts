@@ -8,22 +8,24 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_FILE, ConfigError } from './config/errors.js';
 import { cacheFilePath } from './engine/cache.js';
 import { PRESET_NAMES } from './config/presets.js';
 import { DEFAULT_SKILLS_DIRS } from './discover/discover.js';
 import { UsageError } from './engine/errors.js';
-import { lint, loadModel, type LintResult } from './engine/run.js';
+import { lint, type LintResult } from './engine/run.js';
 import type { RunnerOptions } from './engine/runner.js';
 import { ProjectError } from './parse/errors.js';
 import { githubReport } from './reporters/github.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
+import { graphView, machineDiagnostics } from './reporters/graph-view.js';
 import { jsonReport } from './reporters/json.js';
 import { displayPath } from './reporters/paths.js';
 import { sarifReport } from './reporters/sarif.js';
 import { textReport } from './reporters/text.js';
+import { closest } from './util/closest.js';
 import { VERSION } from './version.js';
 
 export interface CliIo {
@@ -228,20 +230,44 @@ function configFailure(e: unknown, root: string, io: CliIo): number {
   return 2;
 }
 
-async function runGraph(
-  paths: string[],
-  opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>,
-  io: CliIo,
-): Promise<number> {
+type GraphFormat = 'mermaid' | 'dot' | 'json' | 'svg' | 'html';
+type GraphOptions = { format: GraphFormat; skill?: string } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>;
+
+/**
+ * `loopkit graph`: the project is checked (so problem states can be marked), then drawn. SVG and
+ * HTML load the WebAssembly Graphviz (reporters/picture.ts) on demand.
+ */
+async function runGraph(paths: string[], opts: GraphOptions, io: CliIo): Promise<number> {
   const root = projectRoot(paths, process.cwd());
-  let graph;
+  let result: LintResult;
   try {
-    const model = await loadModel(root, { ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) });
-    graph = model.graph;
+    result = await lint({ root, ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) });
   } catch (e) {
     return configFailure(e, root, io);
   }
-  io.stdout(opts.format === 'dot' ? dotGraph(graph) : opts.format === 'json' ? jsonGraph(graph) : mermaidGraph(graph));
+  const names = [...new Set(result.project.skills.map((s) => s.name))];
+  if (opts.skill !== undefined && !names.includes(opts.skill)) {
+    const guess = closest(opts.skill, names);
+    throw new UsageError(`no skill named '${opts.skill}' in ${root}${guess ? `; did you mean '${guess}'?` : ''}`);
+  }
+  const view = graphView({
+    graph: result.graph,
+    config: result.project.config,
+    diagnostics: machineDiagnostics(result),
+    ...(opts.skill !== undefined ? { skill: opts.skill } : {}),
+  });
+  if (opts.format === 'svg' || opts.format === 'html') {
+    const picture = await import('./reporters/picture.js');
+    const shown = displayPath(result.project.displayRoot, '');
+    const info = {
+      project: shown === '.' ? basename(result.project.root) : shown,
+      displayPath: (f: string) => displayPath(result.project.displayRoot, f),
+      version: VERSION,
+    };
+    io.stdout(opts.format === 'svg' ? await picture.svgPicture(view) : await picture.htmlPicture(view, info));
+    return 0;
+  }
+  io.stdout(opts.format === 'dot' ? dotGraph(view) : opts.format === 'json' ? jsonGraph(view, result.graph.terminals) : mermaidGraph(view));
   return 0;
 }
 
@@ -298,18 +324,21 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       exitCode = await runCheck(paths, opts, io);
     });
   const graph = addRunnerOptions(program.command('graph'))
-    .description('print the combined state machine of all skills as a diagram')
+    .description('print the combined state machine of all skills as a diagram or a picture')
     .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
-    .addOption(new Option('-f, --format <format>', 'diagram format').choices(['mermaid', 'dot', 'json']).default('mermaid'))
+    .addOption(
+      new Option(
+        '-f, --format <format>',
+        "mermaid, dot, json, svg (a picture) or html (the picture with each state's transitions and problems)",
+      )
+        .choices(['mermaid', 'dot', 'json', 'svg', 'html'])
+        .default('mermaid'),
+    )
+    .option('--skill <name>', 'only this skill and its neighbours: its transitions and those that hand work to it')
     .exitOverride()
-    .action(
-      async (
-        paths: string[],
-        opts: { format: 'mermaid' | 'dot' | 'json' } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>,
-      ) => {
-        exitCode = await runGraph(paths, opts, io);
-      },
-    );
+    .action(async (paths: string[], opts: GraphOptions) => {
+      exitCode = await runGraph(paths, opts, io);
+    });
   for (const cmd of [check, graph]) {
     cmd.configureOutput({
       writeOut: (s) => io.stdout(s),

@@ -592,20 +592,94 @@ describe('loopkit graph', () => {
         '  [*] --> s_in_dev',
         '  s_in_dev --> s_done',
         '  s_done --> [*]',
+        '  classDef entry fill:#c8e6c9,stroke:#2e7d32,stroke-width:2px',
+        '  classDef terminal fill:#bbdefb,stroke:#1565c0',
+        '  class s_in_dev entry',
+        '  class s_done terminal',
         '',
       ].join('\n'),
     );
     const dot = run(['graph', 'fixtures/projects/clean', '--format', 'dot']);
-    expect(dot.stdout).toContain('"in-dev" -> "done" [tooltip="running-a: skills/running-a/LOOP.md:21"];');
-    expect(dot.stdout).toContain('"done" [shape=doublecircle];');
+    expect(dot.stdout).toContain('"in-dev" -> "done" [id="e0", tooltip="in-dev → done\\nrunning-a: skills/running-a/LOOP.md:21"];');
+    expect(dot.stdout).toContain('"done" [id="n1", peripheries=2, fillcolor="#bbdefb"');
     const json = JSON.parse(run(['graph', 'examples/loop', '--format', 'json']).stdout) as {
       entryPoints: string[];
       terminals: string[];
       transitions: { from: string; to: string; halt?: { reason: string; after: number } }[];
+      details: { state: string; kinds: string[] }[];
     };
     expect(json.entryPoints).toEqual(['loop-scoring']);
     expect(json.terminals).toEqual(['halted-human-gate', 'done', 'halted-stall', 'halted-budget']);
     expect(json.transitions.find((t) => t.to === 'halted-stall')?.halt).toEqual({ reason: 'stall', after: 5 });
+    expect(json.details.find((d) => d.state === 'halted-human-gate')?.kinds).toEqual(['halted']);
+  });
+
+  it('--format svg and html draw a picture with no system tool; the same bytes every run', () => {
+    const svg = run(['graph', 'examples/loop', '--format', 'svg']);
+    expect(svg.status).toBe(0);
+    expect(svg.stdout.startsWith('<?xml')).toBe(true);
+    expect(svg.stdout).toContain('<g id="n0" class="node">');
+    expect(run(['graph', 'examples/loop', '--format', 'svg']).stdout).toBe(svg.stdout);
+    const html = run(['graph', 'examples/loop', '--format', 'html']);
+    expect(html.status).toBe(0);
+    expect(html.stdout.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html.stdout).toContain('<title>loopkit graph: examples/loop</title>');
+    expect(html.stdout).toContain('<svg');
+  });
+
+  it('--skill limits any format to one skill and its neighbours; an unknown skill is exit 2 with a suggestion', () => {
+    const m = run(['graph', '--skill', 'accepting-stories']);
+    expect(m.status).toBe(0);
+    expect(m.stdout).toContain('  s_in_qa --> s_in_acceptance : every AC passed, handoff accepting-stories\n');
+    expect(m.stdout).toContain('  s_in_acceptance --> s_done : the product owner accepted the story\n');
+    expect(m.stdout).not.toContain('s_in_refinement');
+    const json = JSON.parse(run(['graph', '--skill', 'accepting-stories', '--format', 'json']).stdout) as { skill: string };
+    expect(json.skill).toBe('accepting-stories');
+    expect(run(['graph', '--skill', 'accepting-stories', '--format', 'svg']).stdout).toContain('<svg');
+    const bad = run(['graph', '--skill', 'acepting-stories']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("no skill named 'acepting-stories' in .; did you mean 'accepting-stories'?");
+  });
+
+  it('marks problem states: a dead end is drawn with a red border and does not end in [*]', () => {
+    const m = run(['graph', 'fixtures/rules/graph-dead-end/invalid/non-terminal-state', '--preset', 'loop-language']);
+    expect(m.stdout).toMatch(/^ {2}class s_done,s_in_review error$/mu);
+    expect(m.stdout).not.toContain('s_in_review --> [*]');
+  });
+
+  it('loads the WebAssembly Graphviz only for svg and html', () => {
+    const hooks = mkdtempSync(join(tmpdir(), 'loopkit-hooks-'));
+    temps.push(hooks);
+    writeFileSync(
+      join(hooks, 'hooks.mjs'),
+      'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`loaded ${r.url}\\n`); return r; }\n',
+    );
+    writeFileSync(
+      join(hooks, 'register.mjs'),
+      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});\n`,
+    );
+    const loaded = (format: string) => {
+      const r = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          pathToFileURL(join(hooks, 'register.mjs')).href,
+          BIN,
+          'graph',
+          'examples/loop',
+          '--format',
+          format,
+          '--concurrency',
+          'off',
+        ],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
+      expect(r.status).toBe(0);
+      return r.stderr.split('\n').filter((l) => l.startsWith('loaded ') && /\/dist\/chunks\/(?:viz|picture)-/u.test(l));
+    };
+    expect(loaded('mermaid')).toEqual([]);
+    expect(loaded('dot')).toEqual([]);
+    expect(loaded('svg').length).toBe(2);
   });
 
   it('exit 2 for a missing path or a broken config', () => {
@@ -613,6 +687,27 @@ describe('loopkit graph', () => {
     const r = run(['graph', 'fixtures/projects/bad-type']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('max_iterations');
+  });
+});
+
+describe('witness paths in the text report', () => {
+  it("every step of a graph problem's proof is printed as file:line:col under it", () => {
+    const r = run([
+      'fixtures/rules/sim-trapped-cycle/invalid/trap-region',
+      '--preset',
+      'loop-language',
+      '--rule',
+      'sim-trapped-cycle',
+      '--no-color',
+    ]);
+    const base = 'fixtures/rules/sim-trapped-cycle/invalid/trap-region/skills/running-a/LOOP.md';
+    expect(r.stdout).toContain(
+      [
+        `    at ${base}:3:1: step 1: in-dev → in-review`,
+        `    at ${base}:4:1: in the trap: in-review → in-rework`,
+        `    at ${base}:5:1: in the trap: in-rework → in-review`,
+      ].join('\n'),
+    );
   });
 });
 

@@ -2,8 +2,18 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lint } from '../src/engine/run.js';
-import { canReachTerminal, firstMention, graphFromEdges, hasEdge, reachableFrom, type Edge } from '../src/graph/graph.js';
-import { describePath, shortestPathToTerminal, simulate } from '../src/graph/simulate.js';
+import {
+  canReachTerminal,
+  connectedGroups,
+  firstMention,
+  graphFromEdges,
+  hasEdge,
+  pathFromEntries,
+  reachableFrom,
+  type Edge,
+} from '../src/graph/graph.js';
+import { canEnd, cheapestRun, describePath, describeRun, iterationsToEnd, simulate, type Run } from '../src/graph/simulate.js';
+import { terminalKind } from '../src/graph/terminal.js';
 import { RULE_FIXTURES } from './helpers/fixtures.js';
 
 let nextLine = 1;
@@ -24,18 +34,29 @@ function e(from: string, to: string): Edge {
   };
 }
 
-/** A graph from `a>b` shorthands. */
+/** A graph from `a>b` shorthands; `a>b!stall:3` carries `halt stall after 3 iterations` (on the next line). */
 function g(...pairs: string[]) {
   nextLine = 1;
   return graphFromEdges(
     pairs.map((p) => {
-      const [from, to] = p.split('>');
-      return e(from!, to!);
+      const [edge, halt] = p.split('!');
+      const [from, to] = edge!.split('>');
+      const t = e(from!, to!);
+      if (halt) {
+        const [reason, after] = halt.split(':');
+        const line = nextLine++;
+        t.halt = { reason: reason!, after: after === undefined ? null : Number(after), line, column: 1, reasonColumn: 6 };
+      }
+      return t;
     }),
   );
 }
 
-const lines = (path: readonly Edge[] | null) => path?.map((x) => x.line) ?? null;
+const lines = (run: Run | null) => run?.steps.map((x) => x.edge.line) ?? null;
+const path = (graph: ReturnType<typeof g>, start: string) => {
+  const run = cheapestRun(graph, start);
+  return run === null ? null : describeRun(run);
+};
 
 describe('graphFromEdges', () => {
   it('lists states in order of first appearance, sources before targets within an edge', () => {
@@ -101,23 +122,64 @@ describe('graph queries', () => {
   });
 });
 
-describe('shortestPathToTerminal', () => {
+describe('cheapestRun (no halt bounds: the fewest transitions)', () => {
   it('returns the fewest transitions, preferring earlier edges on ties', () => {
     const graph = g('s>long1', 'long1>long2', 'long2>done', 's>short', 'short>done', 's>alt', 'alt>halted');
-    expect(lines(shortestPathToTerminal(graph, 's'))).toEqual([4, 5]);
-    expect(describePath(shortestPathToTerminal(graph, 's')!)).toBe('s → short → done');
+    expect(lines(cheapestRun(graph, 's'))).toEqual([4, 5]);
+    expect(path(graph, 's')).toBe('s → short → done');
   });
 
   it('finds a path through a cycle', () => {
     const graph = g('s>a', 'a>b', 'b>a', 'b>done');
-    expect(describePath(shortestPathToTerminal(graph, 's')!)).toBe('s → a → b → done');
+    expect(path(graph, 's')).toBe('s → a → b → done');
   });
 
   it('is empty for a terminal start and null when no terminal is reachable', () => {
     const graph = g('s>a', 'a>s', 'x>done');
-    expect(shortestPathToTerminal(graph, 'done')).toEqual([]);
-    expect(shortestPathToTerminal(graph, 's')).toBeNull();
-    expect(shortestPathToTerminal(g('a>a'), 'a')).toBeNull();
+    expect(cheapestRun(graph, 'done')).toEqual({ steps: [], cost: 0 });
+    expect(cheapestRun(graph, 's')).toBeNull();
+    expect(cheapestRun(g('a>a'), 'a')).toBeNull();
+  });
+});
+
+describe('halt-aware simulation', () => {
+  it('a halt bound on a transition into a terminal state costs its iterations', () => {
+    // in-dev → halted-stall after 10 iterations; in-dev → in-qa → done is 2
+    const graph = g('in-dev>halted-stall!stall:10', 'in-dev>in-qa', 'in-qa>done');
+    expect(iterationsToEnd(graph).get('in-dev')).toBe(2);
+    expect(path(graph, 'in-dev')).toBe('in-dev → in-qa → done');
+    const only = g('s>in-dev', 'in-dev>in-dev', 'in-dev>halted-stall!stall:10');
+    expect(cheapestRun(only, 's')!.cost).toBe(11);
+    expect(path(only, 's')).toBe('s → in-dev → halted-stall, halted by `halt stall after 10 iterations`');
+  });
+
+  it('a cycle whose transition carries a halt bound ends: the bound is a way out of its source', () => {
+    const graph = g('s>a', 'a>b', 'b>a!stall:3');
+    expect([...canEnd(graph)].sort()).toEqual(['a', 'b', 's']);
+    const run = cheapestRun(graph, 's')!;
+    expect(run.cost).toBe(5);
+    expect(run.steps.map((x) => [x.kind, x.edge.from, x.edge.to, x.cost])).toEqual([
+      ['transition', 's', 'a', 1],
+      ['transition', 'a', 'b', 1],
+      ['halt', 'b', 'a', 3],
+    ]);
+    expect(describeRun(run)).toBe('s → a → b, halted by `halt stall after 3 iterations`');
+  });
+
+  it('a bounded self-loop ends; an unbounded one does not; a halt without `after` bounds nothing', () => {
+    expect(canEnd(g('a>a!budget:5')).has('a')).toBe(true);
+    expect(canEnd(g('a>a')).has('a')).toBe(false);
+    expect(canEnd(g('a>b', 'b>a!stall')).size).toBe(0);
+  });
+
+  it('a bound of 0 still costs one iteration', () => {
+    expect(cheapestRun(g('s>a', 'a>a!stall:0'), 's')!.cost).toBe(2);
+  });
+
+  it('prefers the cheaper of a long path and a small bound', () => {
+    const graph = g('s>a', 'a>b', 'b>c', 'c>done', 'a>a!stall:1');
+    expect(describeRun(cheapestRun(graph, 's')!)).toBe('s → a, halted by `halt stall after 1 iteration`');
+    expect(cheapestRun(graph, 's')!.cost).toBe(2);
   });
 });
 
@@ -128,27 +190,35 @@ describe('simulate (budget = max_iterations)', () => {
   it('budget 0 fails every entry point, even one a single transition from a terminal', () => {
     const [r] = simulate(g('s>done'), 0);
     expect(r).toMatchObject({ entry: 's', withinBudget: false });
-    expect(lines(r!.path)).toEqual([1]);
+    expect(lines(r!.run)).toEqual([1]);
   });
 
   it('a path exactly as long as the budget passes', () => {
-    expect(simulate(chain, 3)).toEqual([{ entry: 's', path: chain.edges.slice(0, 3), withinBudget: true }]);
+    const [r] = simulate(chain, 3);
+    expect(r).toMatchObject({ entry: 's', withinBudget: true });
+    expect(r!.run!.steps.map((x) => x.edge)).toEqual(chain.edges.slice(0, 3));
   });
 
   it('a path one transition longer than the budget fails but keeps its witness', () => {
     const [r] = simulate(chain, 2);
     expect(r!.withinBudget).toBe(false);
-    expect(describePath(r!.path!)).toBe('s → a → b → done');
+    expect(describeRun(r!.run!)).toBe('s → a → b → done');
   });
 
   it('a large budget passes', () => {
     expect(simulate(chain, 4294967295)[0]!.withinBudget).toBe(true);
   });
 
-  it('reports every entry point in graph order, with null paths when nothing is reachable', () => {
+  it('counts a halt bound against the budget', () => {
+    const bounded = g('s>a', 'a>b', 'b>a!stall:30');
+    expect(simulate(bounded, 20)[0]).toMatchObject({ withinBudget: false });
+    expect(simulate(bounded, 32)[0]).toMatchObject({ withinBudget: true });
+  });
+
+  it('reports every entry point in graph order, with null runs when nothing is reachable', () => {
     const graph = g('x>loop', 'loop>loop', 's>done', 'y>x');
     const results = simulate(graph, 20);
-    expect(results.map((r) => [r.entry, r.withinBudget, r.path === null])).toEqual([
+    expect(results.map((r) => [r.entry, r.withinBudget, r.run === null])).toEqual([
       ['s', true, false],
       ['y', false, true],
     ]);
@@ -157,6 +227,41 @@ describe('simulate (budget = max_iterations)', () => {
   it('has no entries to check when there are no entry points', () => {
     expect(simulate(g('a>b', 'b>a'), 20)).toEqual([]);
     expect(simulate(g(), 20)).toEqual([]);
+  });
+});
+
+describe('witness paths and groups', () => {
+  it('pathFromEntries: the fewest transitions from any entry point', () => {
+    const graph = g('s>a', 'a>b', 't>b', 'b>c', 'x>x');
+    expect(describePath(pathFromEntries(graph, 'c')!)).toBe('t → b → c');
+    expect(pathFromEntries(graph, 's')).toEqual([]);
+    expect(pathFromEntries(graph, 'x')).toBeNull();
+  });
+
+  it('connectedGroups: linked in either direction, in graph order', () => {
+    const graph = g('a>b', 'c>d', 'd>b', 'x>y', 'y>x');
+    expect(connectedGroups(graph, ['a', 'c', 'x', 'y', 'd'])).toEqual([['a'], ['c', 'd'], ['x', 'y']]);
+  });
+});
+
+describe('terminalKind', () => {
+  const config = {
+    halt_reasons: ['stall', 'Human-Gate'],
+    enforced_states: [
+      { name: 'shipped', agent: '', description: '' },
+      { name: 'in-dev', agent: 'developer', description: '' },
+      { name: 'halted-budget', agent: ' ', description: '' },
+    ],
+  };
+  it('done, halted-<configured reason>, and enforced states with no agent', () => {
+    expect(terminalKind('done', config)).toBe('done');
+    expect(terminalKind('halted-stall', config)).toBe('halted');
+    expect(terminalKind('halted-human-gate', config)).toBe('halted');
+    expect(terminalKind('shipped', config)).toBe('enforced');
+    expect(terminalKind('halted-budget', config)).toBe('enforced');
+    expect(terminalKind('halted-unsafe', config)).toBeNull();
+    expect(terminalKind('in-dev', config)).toBeNull();
+    expect(terminalKind('in-qa', config)).toBeNull();
   });
 });
 
@@ -181,9 +286,9 @@ describe('graph rules: help and related', () => {
         'but max_iterations is 2. Add a shorter path, or set max_iterations to at least 3 in .loopkit.yaml.',
     );
     expect(d!.related).toEqual([
-      { message: 'in-dev → in-deskcheck', file: 'skills/running-a/LOOP.md', line: 2, column: 1 },
-      { message: 'in-deskcheck → in-qa', file: 'skills/running-a/LOOP.md', line: 3, column: 1 },
-      { message: 'in-qa → done', file: 'skills/running-a/LOOP.md', line: 4, column: 1 },
+      { message: 'step 1: in-dev → in-deskcheck', file: 'skills/running-a/LOOP.md', line: 2, column: 1, step: 1 },
+      { message: 'step 2: in-deskcheck → in-qa', file: 'skills/running-a/LOOP.md', line: 3, column: 1, step: 2 },
+      { message: 'step 3: in-qa → done', file: 'skills/running-a/LOOP.md', line: 4, column: 1, step: 3 },
     ]);
   });
 
@@ -193,16 +298,37 @@ describe('graph rules: help and related', () => {
     );
     const noPath = await run('sim-unreachable-terminal', 'invalid', 'no-path-at-all');
     expect(noPath[0]!.help).toContain("No sequence of transitions leads from 'in-dev' to a terminal state");
-    expect(noPath[0]!.related).toBeUndefined();
+    // the proof: every transition a run from the entry point can take
+    expect(noPath[0]!.related?.map((r) => [r.message, r.line])).toEqual([
+      ["reachable from 'in-dev': in-dev → in-review", 3],
+      ["reachable from 'in-dev': in-review → in-rework", 4],
+      ["reachable from 'in-dev': in-rework → in-review", 5],
+    ]);
   });
 
-  it('sim-trapped-cycle lists the transitions inside the region', async () => {
+  it('sim-unreachable-terminal counts a halt bound against the budget and shows it as the last step', async () => {
+    const [d] = await run('sim-unreachable-terminal', 'invalid', 'halt-bound-over-budget');
+    expect(d!.help).toBe(
+      'The shortest run ends by a halt bound and needs 32 iterations: in-dev → in-review → in-rework, ' +
+        'halted by `halt stall after 30 iterations` (a halt counts its declared iterations). max_iterations is 20. ' +
+        'Add a shorter path to a terminal state, lower the halt bound, or set max_iterations to at least 32 in .loopkit.yaml.',
+    );
+    expect(d!.related?.map((r) => [r.message, r.line, r.column, r.step])).toEqual([
+      ['step 1: in-dev → in-review', 2, 1, 1],
+      ['step 2: in-review → in-rework', 3, 1, 2],
+      ["step 3: halt stall after 30 iterations ends the loop in 'in-rework'", 5, 1, 3],
+    ]);
+  });
+
+  it('sim-trapped-cycle lists the way in from an entry point, then the transitions inside the region', async () => {
     const [d] = await run('sim-trapped-cycle', 'invalid', 'trap-region');
     expect(d!.help).toContain('in-dev → in-review can never finish');
     expect(d!.related?.map((r) => [r.message, r.line])).toEqual([
-      ['in-review → in-rework', 4],
-      ['in-rework → in-review', 5],
+      ['step 1: in-dev → in-review', 3],
+      ['in the trap: in-review → in-rework', 4],
+      ['in the trap: in-rework → in-review', 5],
     ]);
+    expect(d!.states).toEqual(['in-review', 'in-rework']);
   });
 
   it('deskcheck and bug-feedback diagnostics point at the first transition naming the state', async () => {
@@ -236,4 +362,25 @@ describe('graph rules: help and related', () => {
       "Add a transition that includes 'done' as a source or target state.",
     ]);
   });
+});
+
+describe('the dogfood project and the examples', () => {
+  const ROOT = join(import.meta.dirname, '..');
+  const GRAPH_CODES = [
+    'constraints-handoff-unhandled',
+    'constraints-unknown-handoff-target',
+    'graph-dead-end',
+    'graph-self-loop-only',
+    'graph-unreachable-state',
+    'sim-error',
+    'sim-self-loop-only',
+    'sim-trapped-cycle',
+    'sim-unreachable-terminal',
+  ];
+  for (const project of ['.', 'examples/loop', 'examples/loop-controller']) {
+    it(`${project}: no dead end, unreachable island, trap, budget or handoff problem`, async () => {
+      const result = await lint({ root: join(ROOT, project), only: GRAPH_CODES });
+      expect(result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line} ${d.message}`)).toEqual([]);
+    });
+  }
 });

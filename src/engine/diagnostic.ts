@@ -7,6 +7,8 @@ export interface Related {
   file: string;
   line: number | null;
   column: number | null;
+  /** the place is step `step` (1-based) of a witness run: the proof of a graph problem, in order */
+  step?: number;
 }
 
 export interface Diagnostic {
@@ -25,6 +27,8 @@ export interface Diagnostic {
   skill?: string;
   /** other places that explain the problem (e.g. the transitions of a witness path) */
   related?: Related[];
+  /** the states of the transition graph the problem is about (graph pictures mark them) */
+  states?: readonly string[];
   /** which message template of the rule fired (for tests; not part of the reports) */
   messageId?: string;
 }

@@ -78,6 +78,8 @@ export interface ReportInput<M extends string> {
   at: Place;
   skill?: string;
   related?: Related[];
+  /** the states of the transition graph the problem is about (graph pictures mark them) */
+  states?: readonly string[];
 }
 
 export interface RuleContext<M extends string = string, D = unknown> {

@@ -279,6 +279,7 @@ function runRules(
       at: Place,
       skill: string | undefined,
       related: Related[] | undefined,
+      states?: readonly string[],
     ) => {
       const tpl = rule.meta.messages[messageId];
       if (!tpl) throw new Error(`rule ${code} reported unknown messageId '${messageId}'`);
@@ -297,6 +298,7 @@ function runRules(
       if (at.endColumn != null) d.endColumn = at.endColumn;
       if (skill !== undefined) d.skill = skill;
       if (related && related.length > 0) d.related = related;
+      if (states && states.length > 0) d.states = states;
       return d;
     };
     // the problems its file part found, in the files it reads in their role
@@ -322,7 +324,7 @@ function runRules(
           config: project.config,
           knownCodes,
           fileData: (path: string) => fileData(loaded, path, code),
-          report: (input) => emitted.push(make(input.messageId, input.data, input.at, input.skill, input.related)),
+          report: (input) => emitted.push(make(input.messageId, input.data, input.at, input.skill, input.related, input.states)),
         });
       } catch (e) {
         emitted.push(crashed(code, { code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: project.skillsDir } }));

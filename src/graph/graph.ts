@@ -98,3 +98,63 @@ export function canReachTerminal(g: StateGraph): Set<string> {
   }
   return ok;
 }
+
+/**
+ * The shortest way (fewest transitions) a run gets from an entry point to `target`: the transitions
+ * in order, [] when `target` is itself an entry point, null when no entry point leads to it.
+ * Breadth-first from every entry point at once (graph order), so the witness is deterministic.
+ */
+export function pathFromEntries(g: StateGraph, target: string): Edge[] | null {
+  if (g.entryPoints.includes(target)) return [];
+  const via = new Map<string, Edge | null>(g.entryPoints.map((s) => [s, null]));
+  const queue = [...g.entryPoints];
+  for (let i = 0; i < queue.length; i++) {
+    for (const e of g.out.get(queue[i]!) ?? []) {
+      if (via.has(e.to)) continue;
+      via.set(e.to, e);
+      if (e.to === target) return unwind(via, e);
+      queue.push(e.to);
+    }
+  }
+  return null;
+}
+
+/** The path that ends with `last`, following `via` (state → the edge that first reached it) back to a start. */
+function unwind(via: ReadonlyMap<string, Edge | null>, last: Edge): Edge[] {
+  const path: Edge[] = [];
+  let cur: Edge | null | undefined = last;
+  while (cur) {
+    path.unshift(cur);
+    cur = via.get(cur.from);
+  }
+  return path;
+}
+
+/**
+ * Split `states` into groups linked by transitions between them (in either direction). Groups and
+ * their members are in graph order (of their first member).
+ */
+export function connectedGroups(g: StateGraph, states: readonly string[]): string[][] {
+  const inSet = new Set(states);
+  const seen = new Set<string>();
+  const out: string[][] = [];
+  for (const start of states) {
+    if (seen.has(start)) continue;
+    seen.add(start);
+    const members = new Set([start]);
+    const queue = [start];
+    for (let i = 0; i < queue.length; i++) {
+      const s = queue[i]!;
+      const next = [...(g.out.get(s) ?? []).map((e) => e.to), ...(g.in.get(s) ?? []).map((e) => e.from)];
+      for (const n of next) {
+        if (inSet.has(n) && !seen.has(n)) {
+          seen.add(n);
+          members.add(n);
+          queue.push(n);
+        }
+      }
+    }
+    out.push(states.filter((s) => members.has(s)));
+  }
+  return out;
+}

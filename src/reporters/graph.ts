@@ -1,21 +1,77 @@
 /**
- * The combined state machine as a diagram: Mermaid `stateDiagram-v2` (renders in GitHub markdown)
- * or Graphviz DOT. Entry points start from `[*]`/bold, terminal states end in `[*]`/double circles;
- * edges are labelled with their trigger (or halt), and each skill's transitions can be grouped.
+ * The combined state machine as a diagram: Mermaid `stateDiagram-v2` (renders in GitHub markdown),
+ * Graphviz DOT (also the source of the SVG and HTML pictures), or JSON. All three draw a GraphView
+ * (graph-view.ts): the whole graph or one skill and its neighbours, with entry, terminal, halted,
+ * enforced and problem states styled differently. Entry points start from `[*]` (a dot in DOT);
+ * terminal states that no transition leaves end in `[*]` (a double border in DOT); transitions are
+ * labelled with their trigger (or halt) and the skill they hand off to.
  */
-import type { Edge, StateGraph } from '../graph/graph.js';
+import type { Edge } from '../graph/graph.js';
+import { stateKinds, type EdgeView, type GraphView, type StateView } from './graph-view.js';
 
 const MAX_LABEL = 48;
 
-function label(e: Edge): string {
-  const text = e.halt ? `halt ${e.halt.reason}${e.halt.after === null ? '' : ` after ${e.halt.after}`}` : (e.trigger?.text ?? '');
+/** `text` on one line, at most MAX_LABEL characters (cut with `ellipsis`). */
+function cut(text: string, ellipsis: string): string {
   const clean = text.replace(/[\r\n]+/g, ' ').trim();
-  return Array.from(clean).length > MAX_LABEL
-    ? `${Array.from(clean)
-        .slice(0, MAX_LABEL - 1)
-        .join('')}…`
-    : clean;
+  const chars = Array.from(clean);
+  return chars.length > MAX_LABEL ? `${chars.slice(0, MAX_LABEL - ellipsis.length).join('')}${ellipsis}` : clean;
 }
+
+/**
+ * An edge's label: its trigger, or its halt (`halt stall after 3`). DOT cuts with ASCII dots: Graphviz
+ * sizes labels by its own table of character widths, which has no `…`.
+ */
+function label(e: Edge, ellipsis = '…'): string {
+  return cut(e.halt ? `halt ${e.halt.reason}${e.halt.after === null ? '' : ` after ${e.halt.after}`}` : (e.trigger?.text ?? ''), ellipsis);
+}
+
+/** `text` broken into lines of at most `width` characters (at spaces), for DOT labels. */
+function wrap(text: string, width = 28): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && Array.from(line).length + 1 + Array.from(word).length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.join('\n');
+}
+
+/** The skill an edge hands its target to, when it names one (not `done`). */
+const handoffOf = (e: Edge) => (e.handoff && e.handoff.skill !== 'done' ? e.handoff.skill : undefined);
+
+/** Colours: fills by kind of state, strokes by problem severity. */
+export const COLORS = {
+  entry: '#c8e6c9',
+  terminal: '#bbdefb',
+  halted: '#ffe0b2',
+  enforced: '#e1bee7',
+  state: '#ffffff',
+  neighbour: '#f5f5f5',
+  stroke: '#455a64',
+  error: '#c62828',
+  warning: '#ef6c00',
+  halt: '#ef6c00',
+  edge: '#607d8b',
+  faint: '#90a4ae',
+} as const;
+
+/** The fill of a state: halted, terminal, enforced with an agent, entry, or plain. */
+function fillOf(s: StateView): string {
+  if (s.terminal === 'halted') return COLORS.halted;
+  if (s.terminal !== null) return COLORS.terminal;
+  if (s.agent !== undefined) return COLORS.enforced;
+  if (s.entry) return COLORS.entry;
+  return s.neighbour ? COLORS.neighbour : COLORS.state;
+}
+
+/** Terminal states that no transition leaves: where runs end (`--> [*]`). */
+const ends = (s: StateView) => s.sink && s.terminal !== null;
+
+// --- Mermaid ---------------------------------------------------------------------------------
 
 /** Mermaid ids: letters, digits and underscores only; distinct states keep distinct ids. */
 function mermaidIds(states: readonly string[]): Map<string, string> {
@@ -30,44 +86,164 @@ function mermaidIds(states: readonly string[]): Map<string, string> {
   return ids;
 }
 
-export function mermaidGraph(g: StateGraph): string {
-  const ids = mermaidIds(g.states);
+/** Mermaid class of a state's kind (one per state) and of its problems. */
+function mermaidClasses(s: StateView): string[] {
+  const out: string[] = [];
+  if (s.terminal === 'halted') out.push('halted');
+  else if (s.terminal !== null) out.push('terminal');
+  else if (s.agent !== undefined) out.push('enforced');
+  else if (s.entry) out.push('entry');
+  if (s.worst === 'error') out.push('error');
+  else if (s.worst === 'warning') out.push('warning');
+  if (s.neighbour) out.push('neighbour');
+  return out;
+}
+
+const MERMAID_CLASSDEF: Record<string, string> = {
+  entry: `fill:${COLORS.entry},stroke:#2e7d32,stroke-width:2px`,
+  terminal: `fill:${COLORS.terminal},stroke:#1565c0`,
+  halted: `fill:${COLORS.halted},stroke:#e65100`,
+  enforced: `fill:${COLORS.enforced},stroke:#6a1b9a`,
+  error: `stroke:${COLORS.error},stroke-width:3px`,
+  warning: `stroke:${COLORS.warning},stroke-width:3px`,
+  neighbour: `stroke-dasharray:4 3,color:#607d8b`,
+};
+
+export function mermaidGraph(view: GraphView): string {
+  const ids = mermaidIds(view.states.map((s) => s.name));
   const out = ['stateDiagram-v2'];
-  for (const s of g.states) out.push(`  state "${s.replace(/"/g, "'")}" as ${ids.get(s)}`);
-  for (const s of g.entryPoints) out.push(`  [*] --> ${ids.get(s)}`);
-  for (const e of g.edges) {
-    const l = label(e).replace(/[:;#]/g, ' ');
+  for (const s of view.states) out.push(`  state "${s.name.replace(/"/g, "'")}" as ${ids.get(s.name)}`);
+  for (const s of view.states) if (s.entry) out.push(`  [*] --> ${ids.get(s.name)}`);
+  for (const { edge: e } of view.edges) {
+    const parts = [label(e), handoffOf(e) ? `handoff ${handoffOf(e)}` : ''].filter(Boolean);
+    const l = parts.join(', ').replace(/[:;#]/g, ' ');
     out.push(`  ${ids.get(e.from)} --> ${ids.get(e.to)}${l ? ` : ${l}` : ''}`);
   }
-  for (const s of g.terminals) out.push(`  ${ids.get(s)} --> [*]`);
+  for (const s of view.states) if (ends(s)) out.push(`  ${ids.get(s.name)} --> [*]`);
+  // styles: one classDef per class in use (fixed order), then the states of each class
+  const members = new Map<string, string[]>();
+  for (const s of view.states) for (const c of mermaidClasses(s)) members.set(c, [...(members.get(c) ?? []), ids.get(s.name)!]);
+  for (const c of Object.keys(MERMAID_CLASSDEF)) if (members.has(c)) out.push(`  classDef ${c} ${MERMAID_CLASSDEF[c]}`);
+  for (const c of Object.keys(MERMAID_CLASSDEF)) if (members.has(c)) out.push(`  class ${members.get(c)!.join(',')} ${c}`);
   return `${out.join('\n')}\n`;
 }
 
-const dotString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+// --- DOT -------------------------------------------------------------------------------------
 
-export function dotGraph(g: StateGraph): string {
-  const entries = new Set(g.entryPoints);
-  const terminals = new Set(g.terminals);
-  const out = ['digraph loopkit {', '  rankdir=LR;', '  node [shape=box, style=rounded];'];
-  for (const s of g.states) {
-    const attrs = [terminals.has(s) ? 'shape=doublecircle' : '', entries.has(s) ? 'penwidth=2' : ''].filter(Boolean);
-    out.push(`  ${dotString(s)}${attrs.length ? ` [${attrs.join(', ')}]` : ''};`);
+const dotString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
+
+/** A node of the start point (DOT ids of states are their quoted names, so this one cannot clash with `"…"`). */
+const START = '__loopkit_start';
+const LEGEND = '__loopkit_legend';
+
+export interface DotOptions {
+  /** add a legend of the styles (for the rendered pictures) */
+  legend?: boolean;
+}
+
+/** A state's tooltip: its name, what it is, and its problems. */
+function stateTooltip(s: StateView): string {
+  const kinds = stateKinds(s).filter((k) => k !== 'problem');
+  const lines = [`${s.name}${kinds.length > 0 ? ` (${kinds.join(', ')}${s.agent ? `: ${s.agent}` : ''})` : ''}`];
+  for (const d of s.problems) lines.push(`${d.severity}: ${d.message} [${d.code}]`);
+  return lines.join('\n');
+}
+
+function edgeTooltip(v: EdgeView): string {
+  const e = v.edge;
+  const lines = [`${e.from} → ${e.to}`, `${e.skill}: ${e.file}:${e.line}`];
+  if (e.trigger) lines.push(`trigger ${e.trigger.text}`);
+  if (e.handoff) lines.push(`handoff ${e.handoff.skill} to ${e.handoff.agent}`);
+  if (e.halt) lines.push(`halt ${e.halt.reason}${e.halt.after === null ? '' : ` after ${e.halt.after} iterations`}`);
+  for (const d of v.problems) lines.push(`${d.severity}: ${d.message} [${d.code}]`);
+  return lines.join('\n');
+}
+
+function stateAttrs(s: StateView): string[] {
+  const style = ['rounded', 'filled'];
+  const attrs = [`id=${dotString(s.id)}`];
+  if (s.agent !== undefined) attrs.push(`label=${dotString(`${s.name}\n(${s.agent})`)}`);
+  if (s.terminal === 'halted') attrs.push('shape=octagon');
+  else if (s.terminal !== null) attrs.push('peripheries=2');
+  attrs.push(`fillcolor=${dotString(fillOf(s))}`);
+  if (s.worst === 'error' || s.worst === 'warning') attrs.push(`color=${dotString(COLORS[s.worst])}`, 'penwidth=3');
+  else if (s.entry) attrs.push('penwidth=2');
+  if (s.neighbour) {
+    style.push('dashed');
+    attrs.push(`fontcolor=${dotString(COLORS.faint)}`);
   }
-  for (const e of g.edges) {
-    const l = label(e);
-    const attrs = [l ? `label=${dotString(l)}` : '', `tooltip=${dotString(`${e.skill}: ${e.file}:${e.line}`)}`].filter(Boolean);
-    out.push(`  ${dotString(e.from)} -> ${dotString(e.to)} [${attrs.join(', ')}];`);
+  attrs.push(`style=${dotString(style.join(','))}`, `tooltip=${dotString(stateTooltip(s))}`);
+  return attrs;
+}
+
+function edgeAttrs(v: EdgeView): string[] {
+  const e = v.edge;
+  const lines = [wrap(label(e, '...')), handoffOf(e) ? `handoff ${handoffOf(e)}` : ''].filter(Boolean);
+  const attrs = [`id=${dotString(v.id)}`];
+  if (lines.length > 0) attrs.push(`label=${dotString(lines.join('\n'))}`);
+  if (v.worst === 'error' || v.worst === 'warning') attrs.push(`color=${dotString(COLORS[v.worst])}`, 'penwidth=2');
+  else if (e.halt) attrs.push(`color=${dotString(COLORS.halt)}`);
+  if (e.halt || v.neighbour) attrs.push('style=dashed');
+  if (v.neighbour) attrs.push(`fontcolor=${dotString(COLORS.faint)}`);
+  attrs.push(`tooltip=${dotString(edgeTooltip(v))}`);
+  return attrs;
+}
+
+/** The legend: one row of swatches, as a Graphviz HTML-like label. */
+function legendNode(): string {
+  const cell = (fill: string, text: string, border: string = COLORS.stroke) =>
+    `<TD BGCOLOR="${fill}" COLOR="${border}" BORDER="${border === COLORS.stroke ? 1 : 2}" STYLE="rounded">${text}</TD>`;
+  const cells = [
+    cell(COLORS.entry, 'entry'),
+    cell(COLORS.state, 'state'),
+    cell(COLORS.enforced, 'enforced (agent)'),
+    cell(COLORS.terminal, 'terminal'),
+    cell(COLORS.halted, 'halted'),
+    cell(COLORS.state, 'error', COLORS.error),
+    cell(COLORS.state, 'warning', COLORS.warning),
+  ].join('');
+  return `  ${LEGEND} [shape=plaintext, fontsize=9, tooltip="legend", label=<<TABLE BORDER="0" CELLSPACING="6" CELLPADDING="5"><TR>${cells}</TR></TABLE>>];`;
+}
+
+export function dotGraph(view: GraphView, options: DotOptions = {}): string {
+  const out = [
+    'digraph loopkit {',
+    '  rankdir=TB;',
+    '  graph [fontname="Helvetica", nodesep=0.35, ranksep=0.45, pad=0.3];',
+    `  node [shape=box, style="rounded,filled", fillcolor="${COLORS.state}", color="${COLORS.stroke}", fontname="Helvetica", fontsize=11];`,
+    `  edge [color="${COLORS.edge}", fontname="Helvetica", fontsize=9, fontcolor="#37474f"];`,
+  ];
+  if (options.legend) out.push(legendNode());
+  const entries = view.states.filter((s) => s.entry);
+  if (entries.length > 0) {
+    out.push(
+      `  ${START} [shape=point, width=0.14, style=filled, fillcolor="${COLORS.stroke}", color="${COLORS.stroke}", tooltip="start"];`,
+    );
   }
+  for (const s of view.states) out.push(`  ${dotString(s.name)} [${stateAttrs(s).join(', ')}];`);
+  for (const s of entries) out.push(`  ${START} -> ${dotString(s.name)};`);
+  for (const v of view.edges) out.push(`  ${dotString(v.edge.from)} -> ${dotString(v.edge.to)} [${edgeAttrs(v).join(', ')}];`);
   out.push('}');
   return `${out.join('\n')}\n`;
 }
 
-export function jsonGraph(g: StateGraph): string {
+// --- JSON ------------------------------------------------------------------------------------
+
+export function jsonGraph(view: GraphView, terminals: readonly string[]): string {
+  const problem = (d: StateView['problems'][number]) => ({
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    location: { path: d.file, line: d.line, column: d.column },
+  });
+  const inView = new Set(view.states.map((s) => s.name));
   const doc = {
-    states: g.states,
-    entryPoints: g.entryPoints,
-    terminals: g.terminals,
-    transitions: g.edges.map((e) => ({
+    ...(view.skill !== undefined ? { skill: view.skill } : {}),
+    states: view.states.map((s) => s.name),
+    entryPoints: view.states.filter((s) => s.entry).map((s) => s.name),
+    /** states no transition leaves (whether or not they are terminal) */
+    terminals: terminals.filter((s) => inView.has(s)),
+    transitions: view.edges.map(({ edge: e, problems }) => ({
       from: e.from,
       to: e.to,
       skill: e.skill,
@@ -75,6 +251,15 @@ export function jsonGraph(g: StateGraph): string {
       ...(e.trigger ? { trigger: e.trigger.text } : {}),
       ...(e.handoff ? { handoff: { skill: e.handoff.skill, agent: e.handoff.agent } } : {}),
       ...(e.halt ? { halt: { reason: e.halt.reason, after: e.halt.after } } : {}),
+      ...(problems.length > 0 ? { problems: problems.map(problem) } : {}),
+    })),
+    details: view.states.map((s) => ({
+      state: s.name,
+      kinds: stateKinds(s),
+      ...(s.terminal !== null ? { terminal: s.terminal } : {}),
+      ...(s.agent !== undefined ? { agent: s.agent } : {}),
+      ...(s.neighbour ? { neighbour: true } : {}),
+      problems: s.problems.map(problem),
     })),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;

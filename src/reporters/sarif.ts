@@ -1,7 +1,8 @@
 /**
  * SARIF 2.1.0 for code scanning: one run, the rules that ran as `tool.driver.rules`, one result per
- * diagnostic with its region, related places as `relatedLocations`, and a simulation witness path
- * (the transitions of an over-budget or trapped run) as a `codeFlow`.
+ * diagnostic with its region, related places as `relatedLocations`, and the witness run of a graph
+ * problem (the related places that are numbered steps: an over-budget run, the way into a trap or a
+ * dead end) as a `codeFlow`.
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +24,7 @@ function location(root: string, p: { file: string; line: number | null; column: 
   return message === undefined ? { physicalLocation } : { physicalLocation, message: { text: message } };
 }
 
-function sarifResult(root: string, d: Diagnostic, ruleIndex: number | undefined, simulation: boolean) {
+function sarifResult(root: string, d: Diagnostic, ruleIndex: number | undefined) {
   const related: Related[] = d.related ?? [];
   const out: Record<string, unknown> = {
     ruleId: d.code,
@@ -34,8 +35,9 @@ function sarifResult(root: string, d: Diagnostic, ruleIndex: number | undefined,
   };
   if (related.length > 0) {
     out.relatedLocations = related.map((r, id) => ({ id, ...location(root, r, r.message) }));
-    if (simulation) {
-      out.codeFlows = [{ threadFlows: [{ locations: related.map((r) => ({ location: location(root, r, r.message) })) }] }];
+    const steps = related.filter((r) => r.step !== undefined).sort((a, b) => a.step! - b.step!);
+    if (steps.length > 0) {
+      out.codeFlows = [{ threadFlows: [{ locations: steps.map((r) => ({ location: location(root, r, r.message) })) }] }];
     }
   }
   return out;
@@ -64,10 +66,7 @@ export function sarifReport(lint: LintResult): string {
             })),
           },
         },
-        results: lint.diagnostics.map((d) => {
-          const i = index.get(d.code);
-          return sarifResult(root, d, i, i !== undefined && lint.rules[i]!.category === 'simulation');
-        }),
+        results: lint.diagnostics.map((d) => sarifResult(root, d, index.get(d.code))),
       },
     ],
   };

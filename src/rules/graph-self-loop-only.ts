@@ -2,7 +2,10 @@ import { reachableFrom } from '../graph/graph.js';
 import { defineRule } from '../engine/rule.js';
 import { selfLoopOnlyStates } from './lib/self-loops.js';
 
-/** Self-loop-only states that no entry point reaches (the reachable ones are sim-self-loop-only). */
+/**
+ * Self-loop-only states that no entry point reaches (the reachable ones are sim-self-loop-only; a
+ * self-loop with a halt bound ends, and is not reported).
+ */
 export default defineRule({
   meta: {
     code: 'graph-self-loop-only',
@@ -27,6 +30,7 @@ export default defineRule({
         data: { state },
         at: { file: edge.file, line: edge.line, column: edge.column },
         skill: edge.skill,
+        states: [state],
       });
     }
   },

@@ -1,6 +1,11 @@
 import { defineRule } from '../engine/rule.js';
+import { hasHaltBound } from '../graph/simulate.js';
+import { edgesRelated } from './lib/witness.js';
 
-/** A non-empty graph in which every state has an outgoing transition and none is an entry point. */
+/**
+ * A non-empty graph in which every state has an outgoing transition, none is an entry point, and no
+ * halt bound ends a loop.
+ */
 export default defineRule({
   meta: {
     code: 'sim-error',
@@ -21,6 +26,17 @@ export default defineRule({
   check({ graph, report }) {
     const first = graph.edges[0];
     if (!first || graph.terminals.length > 0 || graph.entryPoints.length > 0) return;
-    report({ messageId: 'noTerminals', at: { file: first.file, line: first.line, column: first.column }, skill: first.skill });
+    if (graph.states.some((s) => hasHaltBound(graph, s))) return;
+    report({
+      messageId: 'noTerminals',
+      at: { file: first.file, line: first.line, column: first.column },
+      skill: first.skill,
+      // the proof: a transition out of every state
+      related: edgesRelated(
+        'goes on',
+        graph.states.map((s) => graph.out.get(s)![0]!),
+      ),
+      states: graph.states,
+    });
   },
 });

@@ -1,8 +1,12 @@
-import { reachableFrom } from '../graph/graph.js';
+import { pathFromEntries, reachableFrom } from '../graph/graph.js';
 import { defineRule } from '../engine/rule.js';
 import { selfLoopOnlyStates } from './lib/self-loops.js';
+import { stepsRelated } from './lib/witness.js';
 
-/** Self-loop-only states that an entry point reaches: a run that gets there never moves on. */
+/**
+ * Self-loop-only states that an entry point reaches: a run that gets there never moves on (a
+ * self-loop with a halt bound ends, and is not reported).
+ */
 export default defineRule({
   meta: {
     code: 'sim-self-loop-only',
@@ -27,6 +31,9 @@ export default defineRule({
         data: { state },
         at: { file: edge.file, line: edge.line, column: edge.column },
         skill: edge.skill,
+        // the proof: how a run gets there from an entry point, then the self-loop
+        related: stepsRelated([...(pathFromEntries(graph, state) ?? []), edge]),
+        states: [state],
       });
     }
   },

@@ -30,6 +30,7 @@ export default defineRule({
         data: { state, problem },
         at,
         skill: edge.skill,
+        states: [state],
       });
     }
   },

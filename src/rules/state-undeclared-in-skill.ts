@@ -29,6 +29,7 @@ export default defineRule({
         data: { state, aliases },
         at,
         skill: edge.skill,
+        states: [state],
       });
     }
   },

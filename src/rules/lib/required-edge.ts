@@ -24,5 +24,5 @@ export function reportMissingEdge<M extends string>(
 ): void {
   if (!graph.out.has(edge.watched) || hasEdge(graph, edge.from, edge.to)) return;
   const related = firstMentionRelated(graph, edge.watched);
-  report({ messageId, data, at: configKeyPlace(project, edge.key), related: related ? [related] : [] });
+  report({ messageId, data, at: configKeyPlace(project, edge.key), related: related ? [related] : [], states: [edge.from] });
 }

@@ -10,7 +10,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_FILE, ConfigError } from './config/errors.js';
+import { addOutputOptions, colorEnabled, configFailure, maxWarnings as maxWarningsOption } from './commands/output.js';
+import { runState, type StateOptions } from './commands/state.js';
+import { CONFIG_FILE } from './config/errors.js';
 import { cacheFilePath } from './engine/cache.js';
 import { PRESET_NAMES } from './config/presets.js';
 import { DEFAULT_SKILLS_DIRS } from './discover/discover.js';
@@ -25,6 +27,8 @@ import { displayPath } from './reporters/paths.js';
 import { sarifReport } from './reporters/sarif.js';
 import { textReport } from './reporters/text.js';
 import { VERSION } from './version.js';
+
+export { colorEnabled };
 
 export interface CliIo {
   stdout: (s: string) => void;
@@ -107,15 +111,6 @@ function timingReport(result: LintResult, startup: number, report: number): stri
   return `${lines.join('\n')}\n`;
 }
 
-/** Colour: --color/--no-color, then FORCE_COLOR, then NO_COLOR (non-empty), then TTY detection. */
-export function colorEnabled(flag: boolean | undefined, env: CliIo['env'], isTTY: boolean): boolean {
-  if (flag !== undefined) return flag;
-  const force = env.FORCE_COLOR;
-  if (force !== undefined) return force !== '0' && force !== 'false';
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return isTTY && env.TERM !== 'dumb';
-}
-
 function verboseReport(result: LintResult): string {
   const lines: string[] = [];
   const { project } = result;
@@ -188,11 +183,7 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   const startup = performance.now();
   const format = opts.json ? 'json' : (opts.format ?? 'text');
   const root = projectRoot(paths, process.cwd());
-  let maxWarnings: number | undefined;
-  if (opts.maxWarnings !== undefined) {
-    if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings takes a whole number, not '${opts.maxWarnings}'`);
-    maxWarnings = Number(opts.maxWarnings);
-  }
+  const maxWarnings = maxWarningsOption(opts.maxWarnings);
   const rulesOnly = (opts.rule ?? [])
     .flatMap((r) => r.split(','))
     .map((r) => r.trim())
@@ -218,14 +209,6 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
     return 1;
   }
   return 0;
-}
-
-/** A broken .loopkit.yaml: every issue as `path/.loopkit.yaml:line:col: field: …` on stderr, exit 2. */
-function configFailure(e: unknown, root: string, io: CliIo): number {
-  if (!(e instanceof ConfigError)) throw e;
-  const shown = e.message.split('\n').map((l) => `  ${displayPath(root, l)}`);
-  io.stderr(`loopkit: invalid configuration\n${shown.join('\n')}\n`);
-  return 2;
 }
 
 async function runGraph(
@@ -310,7 +293,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         exitCode = await runGraph(paths, opts, io);
       },
     );
-  for (const cmd of [check, graph]) {
+  const state = addOutputOptions(program.command('state'))
+    .description("check a runtime state file (JSON or YAML) against a skill's Loop State Schema table")
+    .argument('<file>', 'the state file')
+    .option('-s, --skill <name>', 'the skill whose schema the file follows (default: the only skill with a schema table)')
+    .option('-p, --project <dir>', 'the project (default: the nearest directory above the file with a .loopkit.yaml, else .)')
+    .exitOverride()
+    .action(async (file: string, opts: StateOptions) => {
+      exitCode = await runState(file, opts, io);
+    });
+  for (const cmd of [check, graph, state]) {
     cmd.configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),

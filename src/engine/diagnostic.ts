@@ -25,6 +25,8 @@ export interface Diagnostic {
   skill?: string;
   /** other places that explain the problem (e.g. the transitions of a witness path) */
   related?: Related[];
+  /** the JSON pointer of the value the problem is about, in a data file (a state file, a trace step) */
+  pointer?: string;
   /** which message template of the rule fired (for tests; not part of the reports) */
   messageId?: string;
 }

@@ -1,0 +1,71 @@
+/** What every command prints the same way: colour, report formats, a broken configuration, exit codes. */
+import { Option, type Command } from 'commander';
+import type { CliIo } from '../cli.js';
+import { ConfigError } from '../config/errors.js';
+import { UsageError } from '../engine/errors.js';
+import { githubReport } from '../reporters/github.js';
+import { jsonReport } from '../reporters/json.js';
+import { displayPath } from '../reporters/paths.js';
+import { sarifReport } from '../reporters/sarif.js';
+import { textReport } from '../reporters/text.js';
+import type { Report } from '../reporters/types.js';
+
+export type ReportFormat = 'text' | 'json' | 'github' | 'sarif';
+
+/** The output options every checking command takes. */
+export interface OutputOptions {
+  json?: boolean;
+  format?: ReportFormat;
+  color?: boolean;
+  maxWarnings?: string;
+}
+
+/** The output options of a runtime command (those of `check`, without its rule selection and speed options). */
+export function addOutputOptions(cmd: Command): Command {
+  return cmd
+    .option('--json', 'print the JSON report (same as --format json)')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
+    .option('--color', 'force coloured output')
+    .option('--no-color', 'disable coloured output (also NO_COLOR=1)')
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings');
+}
+
+/** Colour: --color/--no-color, then FORCE_COLOR, then NO_COLOR (non-empty), then TTY detection. */
+export function colorEnabled(flag: boolean | undefined, env: CliIo['env'], isTTY: boolean): boolean {
+  if (flag !== undefined) return flag;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return isTTY && env.TERM !== 'dumb';
+}
+
+/** A broken .loopkit.yaml: every issue as `path/.loopkit.yaml:line:col: field: …` on stderr, exit 2. */
+export function configFailure(e: unknown, root: string, io: CliIo): number {
+  if (!(e instanceof ConfigError)) throw e;
+  const shown = e.message.split('\n').map((l) => `  ${displayPath(root, l)}`);
+  io.stderr(`loopkit: invalid configuration\n${shown.join('\n')}\n`);
+  return 2;
+}
+
+/** --max-warnings: a whole number, or undefined when not given. */
+export function maxWarnings(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--max-warnings takes a whole number, not '${value}'`);
+  return Number(value);
+}
+
+/** Print a report in the chosen format; the exit code as for `check` (1 for errors or too many warnings). */
+export function printReport(report: Report, opts: OutputOptions, io: CliIo): number {
+  const limit = maxWarnings(opts.maxWarnings);
+  const format = opts.json ? 'json' : (opts.format ?? 'text');
+  if (format === 'json') io.stdout(jsonReport(report));
+  else if (format === 'github') io.stdout(githubReport(report));
+  else if (format === 'sarif') io.stdout(sarifReport(report));
+  else io.stdout(textReport(report, { color: colorEnabled(opts.color, io.env, io.isTTY) }));
+  if (report.errors > 0) return 1;
+  if (limit !== undefined && report.warnings > limit) {
+    io.stderr(`loopkit: ${report.warnings} warnings exceed --max-warnings ${limit}\n`);
+    return 1;
+  }
+  return 0;
+}

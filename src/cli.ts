@@ -12,6 +12,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addOutputOptions, colorEnabled, configFailure, maxWarnings as maxWarningsOption } from './commands/output.js';
 import { runState, type StateOptions } from './commands/state.js';
+import { runTrace, type TraceOptions } from './commands/trace.js';
 import { CONFIG_FILE } from './config/errors.js';
 import { cacheFilePath } from './engine/cache.js';
 import { PRESET_NAMES } from './config/presets.js';
@@ -302,7 +303,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .action(async (file: string, opts: StateOptions) => {
       exitCode = await runState(file, opts, io);
     });
-  for (const cmd of [check, graph, state]) {
+  const trace = addOutputOptions(program.command('trace'))
+    .description('check a recorded run (JSON Lines of {"state", "skill"?, "agent"?, "iteration"?, "event"?}) against the contract')
+    .argument('<log>', 'the trace, one JSON step per line')
+    .option('-s, --skill <name>', "check only this skill's steps, against its own transitions")
+    .option('-p, --project <dir>', 'the project (default: the nearest directory above the log with a .loopkit.yaml, else .)')
+    .exitOverride()
+    .action(async (file: string, opts: TraceOptions) => {
+      exitCode = await runTrace(file, opts, io);
+    });
+  for (const cmd of [check, graph, state, trace]) {
     cmd.configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),

@@ -114,8 +114,8 @@ describe('loopkit state', () => {
       join(dir, 'extra.json'),
       JSON.stringify({ ...(JSON.parse(readFileSync(join(ROOT, 'examples/loop/.loop/state.json'), 'utf8')) as object), extra: 1 }),
     );
-    expect(run(['state', join(dir, 'extra.json')]).status).toBe(0);
-    const r = run(['state', join(dir, 'extra.json'), '--max-warnings', '0']);
+    expect(run(['state', 'extra.json'], dir).status).toBe(0);
+    const r = run(['state', 'extra.json', '--max-warnings', '0'], dir);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('1 warnings exceed --max-warnings 0');
   });
@@ -178,8 +178,8 @@ describe('loopkit state', () => {
     const dir = tempDir();
     cpSync(join(ROOT, 'examples', 'loop-controller'), dir, { recursive: true });
     const before = spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout;
-    run(['state', join(dir, 'loop-state.json')]);
-    run(['state', join(dir, 'samples', 'state-invalid.json'), '--json']);
+    expect(run(['state', 'loop-state.json'], dir).status).toBe(0);
+    expect(run(['state', join('samples', 'state-invalid.json'), '--json'], dir).status).toBe(1);
     expect(spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout).toBe(before);
   });
 
@@ -187,5 +187,124 @@ describe('loopkit state', () => {
     const r = run(['--help']);
     expect(r.stdout).toMatch(/^ {2}state \[options\] <file>/m);
     expect(run(['state', '--help']).stdout).toContain('--skill <name>');
+  });
+});
+
+describe('loopkit trace', () => {
+  it('0 for a valid run, 1 for a run that broke the contract, 0 with an info for a run still running', () => {
+    const ok = run(['trace', 'examples/loop-controller/samples/trace-valid.jsonl']);
+    expect(ok.stdout).toBe('PASS  0 errors, 0 warnings, 0 info  ·  19 steps checked against the contract of 1 skill\n');
+    expect(ok.status).toBe(0);
+    const bad = run(['trace', 'examples/loop-controller/samples/trace-invalid.jsonl', '--no-color']);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain(
+      "examples/loop-controller/samples/trace-invalid.jsonl:20:11: error: The run spent 4 iterations in 'loop-failed'; the contract halts after 3 (halt human-gate after 3 iterations)  [trace-halt-bound-exceeded]",
+    );
+    expect(bad.stdout).toContain("    hint: After 3 iterations in 'loop-failed' the run must take loop-failed → halted-human-gate.");
+    const problems = bad.stdout.split('\n').filter((l) => /: (error|warning|info): /.test(l));
+    for (const l of problems)
+      expect(l).toMatch(/^examples\/loop-controller\/samples\/trace-invalid\.jsonl:\d+:\d+: error: .+ {2}\[trace-[a-z-]+\]$/);
+    const running = run(['trace', 'samples/trace-running.jsonl', '--no-color'], join(ROOT, 'examples', 'loop'));
+    expect(running.status).toBe(0);
+    expect(running.stdout).toContain(
+      "samples/trace-running.jsonl:4:11: info: The run is still running: its last step is in 'loop-iterating', neither a terminal nor a halted state  [trace-still-running]",
+    );
+    noStack(bad);
+  });
+
+  it('--skill checks only the steps of that skill, against its own transitions', () => {
+    const r = run([
+      'trace',
+      'fixtures/runtime/trace-undeclared-transition/valid/one-skill/trace.jsonl',
+      '--project',
+      'fixtures/runtime/project',
+      '--skill',
+      'running-a',
+    ]);
+    expect(r.stdout).toBe('PASS  0 errors, 0 warnings, 0 info  ·  3 steps checked against the transitions of running-a\n');
+    const all = run([
+      'trace',
+      'fixtures/runtime/trace-undeclared-transition/valid/one-skill/trace.jsonl',
+      '--project',
+      'fixtures/runtime/project',
+    ]);
+    expect(all.status).toBe(1);
+    expect(all.stdout).toContain('[trace-undeclared-transition]');
+  });
+
+  it('a log outside the current directory is checked in the project of the current directory', () => {
+    const dir = tempDir();
+    cpSync(join(ROOT, 'examples', 'loop', 'samples', 'trace-valid.jsonl'), join(dir, 'run.jsonl'));
+    const r = run(['trace', join(dir, 'run.jsonl')], join(ROOT, 'examples', 'loop'));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('PASS  0 errors, 0 warnings, 0 info  ·  10 steps checked against the contract of 1 skill\n');
+  });
+
+  it('every output format of check', () => {
+    const args = ['trace', 'examples/loop/samples/trace-invalid.jsonl'];
+    const json = JSON.parse(run([...args, '--json']).stdout) as {
+      skills_checked: number;
+      verifications: number;
+      diagnostics: { code: string; location: { path: string; line: number; column: number; pointer?: string } }[];
+    };
+    expect(json.verifications).toBe(15);
+    expect(json.diagnostics.map((d) => [d.code, d.location.line, d.location.pointer])).toEqual([
+      ['trace-halt-bound-exceeded', 13, '/state'],
+      ['trace-malformed-step', 14, undefined],
+      ['trace-undeclared-transition', 16, '/state'],
+    ]);
+    expect(json.diagnostics[0]!.location.path).toBe('examples/loop/samples/trace-invalid.jsonl');
+    const sarif = JSON.parse(run([...args, '--format', 'sarif']).stdout) as { runs: { results: { ruleId: string; level: string }[] }[] };
+    expect(sarif.runs[0]!.results.map((x) => x.ruleId)).toEqual(json.diagnostics.map((d) => d.code));
+    expect(run([...args, '--format', 'github']).stdout).toMatch(
+      /^::error file=examples\/loop\/samples\/trace-invalid\.jsonl,line=13,col=11,title=loopkit trace-halt-bound-exceeded::The run spent 6 iterations/mu,
+    );
+    expect(run(['trace', 'examples/loop/samples/trace-running.jsonl', '--format', 'github']).stdout).toMatch(/^::notice /u);
+  });
+
+  it('exit 2 with one line for a log that cannot be checked', () => {
+    const dir = tempDir();
+    usageError(run(['trace', 'no/such/trace.jsonl']), 'loopkit: error: trace not found: no/such/trace.jsonl');
+    usageError(run(['trace', 'examples/loop/samples']), 'trace is not a file: examples/loop/samples');
+    writeFileSync(join(dir, 'empty.jsonl'), '');
+    usageError(run(['trace', join(dir, 'empty.jsonl'), '--project', 'examples/loop']), 'is empty: a trace has one JSON step per line');
+    writeFileSync(join(dir, 'blank.jsonl'), '\n  \n\r\n');
+    usageError(run(['trace', join(dir, 'blank.jsonl'), '--project', 'examples/loop']), 'is empty');
+    usageError(
+      run(['trace', 'examples/loop/samples/trace-valid.jsonl', '--skill', 'iterating']),
+      "unknown skill 'iterating' (skills: iterating-autonomously)",
+    );
+    writeFileSync(join(dir, 'other.jsonl'), '{"state": "in-review", "skill": "reviewing-b"}\n');
+    usageError(
+      run(['trace', join(dir, 'other.jsonl'), '--project', 'fixtures/runtime/project', '--skill', 'running-a']),
+      "has no step of skill 'running-a'",
+    );
+  });
+
+  it('malformed lines are located diagnostics (exit 1), never a crash', () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'bad.jsonl'),
+      Buffer.concat([Buffer.from('{"state": "loop-init"}\n{"state": \n'), Buffer.from([0xff, 0x0a]), Buffer.from('[[[[[[\n')]),
+    );
+    const r = run(['trace', join(dir, 'bad.jsonl'), '--project', 'examples/loop-controller', '--no-color']);
+    expect(r.status).toBe(1);
+    const lines = r.stdout.split('\n').filter((l) => /: (error|info): /.test(l));
+    expect(lines.map((l) => l.replace(/^.*bad\.jsonl:/u, ''))).toEqual([
+      "1:11: info: The run is still running: its last step is in 'loop-init', neither a terminal nor a halted state  [trace-still-running]",
+      '2:11: error: Line 2 is not valid JSON: unexpected end of the line: a value is missing  [trace-malformed-step]',
+      '3:1: error: Line 3 is not valid UTF-8 text  [trace-malformed-step]',
+      '4:7: error: Line 4 is not valid JSON: unexpected end of the line: a value is missing  [trace-malformed-step]',
+    ]);
+    noStack(r);
+  });
+
+  it('is listed in --help, and never writes into the project', () => {
+    expect(run(['--help']).stdout).toMatch(/^ {2}trace \[options\] <log>/m);
+    const dir = tempDir();
+    cpSync(join(ROOT, 'examples', 'loop'), dir, { recursive: true });
+    const before = spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout;
+    expect(run(['trace', join('samples', 'trace-invalid.jsonl')], dir).status).toBe(1);
+    expect(spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout).toBe(before);
   });
 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { checkState } from '../src/commands/state.js';
+import { checkTrace } from '../src/commands/trace.js';
 import { runtimeCodes } from '../src/runtime/codes.js';
 import type { Report } from '../src/reporters/types.js';
 import { listCases, RUNTIME_FIXTURES, RUNTIME_PROJECT } from './helpers/fixtures.js';
@@ -21,6 +22,7 @@ async function runCase(dir: string): Promise<Report> {
     : {};
   const file = readdirSync(dir).find((f) => /^(state\.(json|ya?ml)|trace\.jsonl)$/u.test(f));
   if (!file) throw new Error(`${dir}: no state.json, state.yaml or trace.jsonl`);
+  if (file === 'trace.jsonl') return checkTrace(join(dir, file), { project: RUNTIME_PROJECT, ...options });
   return checkState(join(dir, file), { project: RUNTIME_PROJECT, skill: options.skill ?? 'running-a' });
 }
 

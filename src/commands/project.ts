@@ -1,19 +1,22 @@
 /** Where the runtime commands find the project and the skill a file is checked against. */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE } from '../config/errors.js';
 import { UsageError } from '../engine/errors.js';
 import type { Project, Skill } from '../model/types.js';
 import { didYouMean } from '../util/closest.js';
 
 /**
- * The project a runtime file (a state file, a trace) is checked in: `--project` when given, else
- * the nearest directory above the file that holds a `.loopkit.yaml` (not above the repository
- * root), else the current directory. Returned as the user would type it (relative to `cwd`).
+ * The project a runtime file (a state file, a trace) is checked in: `--project` when given; for a
+ * file under the current directory, the nearest directory above it that holds a `.loopkit.yaml`
+ * (not above the repository root); else — a file elsewhere, such as a log in /tmp, or no such
+ * directory — the current directory. Returned as the user would type it (relative to `cwd`).
  */
 export function projectFor(file: string, explicit: string | undefined, cwd: string): string {
   if (explicit !== undefined) return explicit;
   const abs = resolve(cwd, file);
+  const rel = relative(cwd, abs);
+  if (rel.startsWith('..') || isAbsolute(rel)) return '.';
   for (let dir = dirname(abs); ; dir = dirname(dir)) {
     if (existsSync(join(dir, CONFIG_FILE))) return relative(cwd, dir) || '.';
     if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return '.';

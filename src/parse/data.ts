@@ -76,8 +76,11 @@ class JsonError extends Error {
   }
 }
 
-/** Parse JSON text into a located tree. Never throws: a syntax error is returned with its place. */
-export function parseJson(text: string): DataResult {
+/**
+ * Parse JSON text into a located tree. Never throws: a syntax error is returned with its place.
+ * `unit` names the text in messages (`the end of the line` for a line of JSON Lines).
+ */
+export function parseJson(text: string, unit: 'file' | 'line' = 'file'): DataResult {
   const starts = lineStarts(text);
   const place = (offset: number): Place => positionAt(starts, offset);
   const warnings: DataWarning[] = [];
@@ -89,7 +92,7 @@ export function parseJson(text: string): DataResult {
     i = WS.lastIndex;
   };
   const shown = (offset: number) => {
-    if (offset >= text.length) return 'the end of the file';
+    if (offset >= text.length) return `the end of the ${unit}`;
     const c = String.fromCodePoint(text.codePointAt(offset)!);
     return /\s/u.test(c) ? JSON.stringify(c) : `'${c}'`;
   };
@@ -206,12 +209,12 @@ export function parseJson(text: string): DataResult {
       i += m[0].length;
       return { kind: 'number', value: Number(m[0]), ...at };
     }
-    throw new JsonError(i >= text.length ? 'unexpected end of the file: a value is missing' : `expected a value, found ${shown(i)}`, i);
+    throw new JsonError(i >= text.length ? `unexpected end of the ${unit}: a value is missing` : `expected a value, found ${shown(i)}`, i);
   };
 
   try {
     skip();
-    if (i >= text.length) return { error: { message: 'the file is empty', ...place(i) } };
+    if (i >= text.length) return { error: { message: `the ${unit} is empty`, ...place(i) } };
     const root = value(0);
     skip();
     if (i < text.length) throw new JsonError(`unexpected ${shown(i)} after the value`, i);

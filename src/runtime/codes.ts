@@ -131,8 +131,126 @@ const stateFileCodes = [
   }),
 ];
 
-export const runtimeCodes: readonly RuleMeta[] = [...stateFileCodes];
+const traceCodes = [
+  code({
+    code: 'trace-malformed-step',
+    defaultSeverity: 'error',
+    category: 'trace',
+    description: 'Require every line of a trace to be one JSON object with a string state and well-typed optional fields',
+    scope: 'project',
+    reference: 'new',
+    messages: {
+      json: { message: 'Line {line} is not valid JSON: {reason}', help: 'A trace is JSON Lines: one JSON object per line.' },
+      notObject: {
+        message: 'Line {line} holds {got}, not a step object',
+        help: 'Write a step as {"state": "…"} (skill, agent, iteration and event are optional).',
+      },
+      missingState: {
+        message: 'The step on line {line} has no `state`',
+        help: 'Every step names the state the run is in: {"state": "…"}.',
+      },
+      badField: {
+        message: '`{field}` of the step on line {line} is {got}; expected {expected}',
+        help: 'Steps are {"state": string, "skill"?: string, "agent"?: string, "iteration"?: whole number ≥ 0, "event"?: string}.',
+      },
+      tooLong: {
+        message: 'Line {line} is longer than {max} bytes; it was skipped',
+        help: 'A step is one short JSON object; is a line break missing?',
+      },
+      notUtf8: { message: 'Line {line} is not valid UTF-8 text', help: 'Write the trace as UTF-8.' },
+    },
+  }),
+  code({
+    code: 'trace-unknown-state',
+    defaultSeverity: 'error',
+    category: 'trace',
+    description: 'Require every state of a trace to be a state of the contract (the combined graph, or the skill given with --skill)',
+    scope: 'project',
+    reference: 'new',
+    messages: {
+      unknown: { message: "State '{state}' is not a state of {scope}{suggestion}", help: 'The contract knows these states: {states}.' },
+    },
+  }),
+  code({
+    code: 'trace-unknown-skill',
+    defaultSeverity: 'error',
+    category: 'trace',
+    description: 'Require every skill a trace step names to be a skill of the project',
+    scope: 'project',
+    reference: 'new',
+    messages: {
+      unknown: { message: "Skill '{skill}' is not a skill of the project{suggestion}", help: 'Skills of the project: {skills}.' },
+    },
+  }),
+  code({
+    code: 'trace-undeclared-transition',
+    defaultSeverity: 'error',
+    category: 'trace',
+    description: 'Require every change of state in a trace to be a transition the contract declares',
+    scope: 'project',
+    reference: 'new',
+    messages: {
+      undeclared: {
+        message: "The run moved from '{from}' to '{to}', which is not a declared transition",
+        help: "From '{from}' the contract allows: {allowed}.",
+      },
+      fromTerminal: {
+        message: "The run moved from '{from}' to '{to}', but '{from}' is a terminal state",
+        help: "No transition leaves '{from}': the run should have ended there.",
+      },
+    },
+  }),
+  code({
+    code: 'trace-halt-bound-exceeded',
+    defaultSeverity: 'error',
+    category: 'trace',
+    description: 'Require a run to leave a state before the halt bound of its halting transition is spent',
+    scope: 'project',
+    reference: 'new',
+    messages: {
+      exceeded: {
+        message: "The run spent {count} iterations in '{state}'; the contract halts after {max} (halt {reason} after {max} iterations)",
+        help: "After {max} iterations in '{state}' the run must take {state} → {target}.",
+      },
+    },
+  }),
+  code({
+    code: 'trace-handoff-mismatch',
+    defaultSeverity: 'error',
+    category: 'trace',
+    description: 'Require the step after a handoff transition to name the declared skill and agent',
+    scope: 'project',
+    reference: 'new',
+    messages: {
+      skill: {
+        message: '{from} → {to} hands off to skill `{want}`, but the step names skill `{got}`',
+        help: 'The transition declares: handoff {want} to {agent}.',
+      },
+      agent: {
+        message: '{from} → {to} hands off to agent `{want}`, but the step names agent `{got}`',
+        help: 'The transition declares: handoff {skill} to {want}.',
+      },
+    },
+  }),
+  code({
+    code: 'trace-still-running',
+    defaultSeverity: 'info',
+    category: 'trace',
+    description: 'Report a run whose last step is in neither a terminal nor a halted state',
+    scope: 'project',
+    reference: 'new',
+    messages: {
+      running: {
+        message: "The run is still running: its last step is in '{state}', neither a terminal nor a halted state",
+        help: "From '{state}' the contract continues with: {next}.",
+      },
+    },
+  }),
+];
+
+export const runtimeCodes: readonly RuleMeta[] = [...stateFileCodes, ...traceCodes];
 export const STATE_FILE_CODES: readonly RuleMeta[] = stateFileCodes;
+export const TRACE_CODES: readonly RuleMeta[] = traceCodes;
 
 const byCode = new Map(runtimeCodes.map((m) => [m.code, m]));
 

@@ -87,6 +87,11 @@ describe('README', () => {
     expect(withRulesTable(readme, rules)).toBe(readme);
   });
 
+  it('lists every runtime code with its page', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const m of runtimeCodes) expect(readme, m.code).toContain(`| [\`${m.code}\`](docs/rules/${m.code}.md) | ${m.defaultSeverity} |`);
+  });
+
   it('documents every configuration key', async () => {
     const { CONFIG_KEYS } = await import('../src/config/schema.js');
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -10,7 +10,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addOutputOptions, colorEnabled, configFailure, maxWarnings as maxWarningsOption } from './commands/output.js';
+import { addOutputOptions, configFailure, maxWarnings, printReport, type OutputOptions } from './commands/output.js';
 import { runState, type StateOptions } from './commands/state.js';
 import { runTrace, type TraceOptions } from './commands/trace.js';
 import { CONFIG_FILE } from './config/errors.js';
@@ -21,15 +21,11 @@ import { UsageError } from './engine/errors.js';
 import { lint, loadModel, type LintResult } from './engine/run.js';
 import type { RunnerOptions } from './engine/runner.js';
 import { ProjectError } from './parse/errors.js';
-import { githubReport } from './reporters/github.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
-import { jsonReport } from './reporters/json.js';
 import { displayPath } from './reporters/paths.js';
-import { sarifReport } from './reporters/sarif.js';
-import { textReport } from './reporters/text.js';
 import { VERSION } from './version.js';
 
-export { colorEnabled };
+export { colorEnabled } from './commands/output.js';
 
 export interface CliIo {
   stdout: (s: string) => void;
@@ -41,13 +37,9 @@ export interface CliIo {
   ownProcess?: boolean;
 }
 
-interface CheckOptions {
-  json?: boolean;
-  format?: 'text' | 'json' | 'github' | 'sarif';
+interface CheckOptions extends OutputOptions {
   verbose?: boolean;
-  color?: boolean;
   rule?: string[];
-  maxWarnings?: string;
   cache?: boolean;
   cacheLocation?: string;
   concurrency?: string;
@@ -182,9 +174,9 @@ function projectOf(abs: string, isDir: boolean): string | null {
 
 async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise<number> {
   const startup = performance.now();
-  const format = opts.json ? 'json' : (opts.format ?? 'text');
   const root = projectRoot(paths, process.cwd());
-  const maxWarnings = maxWarningsOption(opts.maxWarnings);
+  // a bad --max-warnings is a usage error before any work
+  maxWarnings(opts.maxWarnings);
   const rulesOnly = (opts.rule ?? [])
     .flatMap((r) => r.split(','))
     .map((r) => r.trim())
@@ -198,18 +190,9 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   const t0 = performance.now();
   if (result.presetNote) io.stderr(`loopkit: ${result.presetNote}\n`);
   if (opts.verbose) io.stderr(verboseReport(result));
-  const color = colorEnabled(opts.color, io.env, io.isTTY);
-  if (format === 'json') io.stdout(jsonReport(result));
-  else if (format === 'github') io.stdout(githubReport(result));
-  else if (format === 'sarif') io.stdout(sarifReport(result));
-  else io.stdout(textReport(result, { color }));
+  const code = printReport(result, opts, io);
   if (opts.timing) io.stderr(timingReport(result, startup, performance.now() - t0));
-  if (result.errors > 0) return 1;
-  if (maxWarnings !== undefined && result.warnings > maxWarnings) {
-    io.stderr(`loopkit: ${result.warnings} warnings exceed --max-warnings ${maxWarnings}\n`);
-    return 1;
-  }
-  return 0;
+  return code;
 }
 
 async function runGraph(
@@ -298,7 +281,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .description("check a runtime state file (JSON or YAML) against a skill's Loop State Schema table")
     .argument('<file>', 'the state file')
     .option('-s, --skill <name>', 'the skill whose schema the file follows (default: the only skill with a schema table)')
-    .option('-p, --project <dir>', 'the project (default: the nearest directory above the file with a .loopkit.yaml, else .)')
+    .option('-p, --project <dir>', 'the project (default: for a file under ., the nearest directory above it with a .loopkit.yaml; else .)')
     .exitOverride()
     .action(async (file: string, opts: StateOptions) => {
       exitCode = await runState(file, opts, io);
@@ -307,7 +290,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .description('check a recorded run (JSON Lines of {"state", "skill"?, "agent"?, "iteration"?, "event"?}) against the contract')
     .argument('<log>', 'the trace, one JSON step per line')
     .option('-s, --skill <name>', "check only this skill's steps, against its own transitions")
-    .option('-p, --project <dir>', 'the project (default: the nearest directory above the log with a .loopkit.yaml, else .)')
+    .option('-p, --project <dir>', 'the project (default: for a log under ., the nearest directory above it with a .loopkit.yaml; else .)')
     .exitOverride()
     .action(async (file: string, opts: TraceOptions) => {
       exitCode = await runTrace(file, opts, io);

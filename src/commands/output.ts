@@ -2,7 +2,9 @@
 import { Option, type Command } from 'commander';
 import type { CliIo } from '../cli.js';
 import { ConfigError } from '../config/errors.js';
+import { compareDiagnostics, type Diagnostic } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
+import type { RuleMeta } from '../engine/rule.js';
 import { githubReport } from '../reporters/github.js';
 import { jsonReport } from '../reporters/json.js';
 import { displayPath } from '../reporters/paths.js';
@@ -68,4 +70,39 @@ export function printReport(report: Report, opts: OutputOptions, io: CliIo): num
     return 1;
   }
   return 0;
+}
+
+/** A report of a runtime command: its diagnostics in output order, counted. */
+export function runtimeReport(
+  project: Report['project'],
+  diagnostics: Diagnostic[],
+  rules: readonly RuleMeta[],
+  verifications: number,
+  counted: string,
+): Report {
+  diagnostics.sort(compareDiagnostics);
+  const count = (s: Diagnostic['severity']) => diagnostics.filter((d) => d.severity === s).length;
+  return {
+    project,
+    diagnostics,
+    suppressed: 0,
+    verifications,
+    errors: count('error'),
+    warnings: count('warning'),
+    info: count('info'),
+    rules,
+    counted,
+  };
+}
+
+/** Run a runtime command: print its report, or say why its input cannot be checked (exit 2). */
+export async function runCommand(check: () => Promise<Report>, root: string, opts: OutputOptions, io: CliIo): Promise<number> {
+  maxWarnings(opts.maxWarnings);
+  let report: Report;
+  try {
+    report = await check();
+  } catch (e) {
+    return configFailure(e, root, io);
+  }
+  return printReport(report, opts, io);
 }

@@ -5,7 +5,6 @@
  */
 import { extname } from 'node:path';
 import type { CliIo } from '../cli.js';
-import { compareDiagnostics } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
 import { lint, type LintResult } from '../engine/run.js';
 import { compileSchema, skillStates } from '../model/schema.js';
@@ -15,7 +14,7 @@ import { readText } from '../parse/fs.js';
 import type { Report } from '../reporters/types.js';
 import { STATE_FILE_CODES } from '../runtime/codes.js';
 import { checkStateFile } from '../runtime/state-check.js';
-import { configFailure, printReport, type OutputOptions } from './output.js';
+import { runCommand, runtimeReport, type OutputOptions } from './output.js';
 import { namedSkill, projectFor, projectPath, requireFile } from './project.js';
 
 export interface StateOptions extends OutputOptions {
@@ -74,27 +73,11 @@ export async function checkState(file: string, opts: Pick<StateOptions, 'skill' 
   const schema = compileSchema(facts, skillStates(skill));
   const path = projectPath(result.project, file);
   const checked = checkStateFile({ skill, schema, file: path, format, parsed: await parseStateText(read.text, format) });
-  const diagnostics = [...result.diagnostics.filter((d) => d.skill === skill.name), ...checked.diagnostics].sort(compareDiagnostics);
-  const count = (s: string) => diagnostics.filter((d) => d.severity === s).length;
-  return {
-    project: result.project,
-    diagnostics,
-    suppressed: 0,
-    verifications: checked.checked,
-    errors: count('error'),
-    warnings: count('warning'),
-    info: count('info'),
-    rules: [...result.rules, ...STATE_FILE_CODES],
-    counted: `${checked.checked} value${checked.checked === 1 ? '' : 's'} checked against the Loop State Schema of ${skill.name}`,
-  };
+  const diagnostics = [...result.diagnostics.filter((d) => d.skill === skill.name), ...checked.diagnostics];
+  const counted = `${checked.checked} value${checked.checked === 1 ? '' : 's'} checked against the Loop State Schema of ${skill.name}`;
+  return runtimeReport(result.project, diagnostics, [...result.rules, ...STATE_FILE_CODES], checked.checked, counted);
 }
 
-export async function runState(file: string, opts: StateOptions, io: CliIo): Promise<number> {
-  let report: Report;
-  try {
-    report = await checkState(file, opts);
-  } catch (e) {
-    return configFailure(e, opts.project ?? projectFor(file, undefined, process.cwd()), io);
-  }
-  return printReport(report, opts, io);
+export function runState(file: string, opts: StateOptions, io: CliIo): Promise<number> {
+  return runCommand(() => checkState(file, opts), opts.project ?? projectFor(file, undefined, process.cwd()), opts, io);
 }

@@ -6,7 +6,6 @@
  * skill, or a broken config.
  */
 import type { CliIo } from '../cli.js';
-import { compareDiagnostics } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
 import { loadModel } from '../engine/run.js';
 import { graphFromEdges } from '../graph/graph.js';
@@ -14,7 +13,7 @@ import { MAX_LINE_BYTES, readLines } from '../parse/lines.js';
 import type { Report } from '../reporters/types.js';
 import { TRACE_CODES } from '../runtime/codes.js';
 import { TraceChecker } from '../runtime/trace-check.js';
-import { configFailure, printReport, type OutputOptions } from './output.js';
+import { runCommand, runtimeReport, type OutputOptions } from './output.js';
 import { namedSkill, projectFor, projectPath, requireFile } from './project.js';
 
 export interface TraceOptions extends OutputOptions {
@@ -45,28 +44,16 @@ export async function checkTrace(file: string, opts: Pick<TraceOptions, 'skill' 
   if (result.lines === 0) throw new UsageError(`trace ${file} is empty: a trace has one JSON step per line, {"state": "…"}`);
   if (skill && result.steps === 0 && result.diagnostics.length === 0)
     throw new UsageError(`trace ${file} has no step of skill '${skill.name}'`);
-  const diagnostics = result.diagnostics.sort(compareDiagnostics);
-  const count = (s: string) => diagnostics.filter((d) => d.severity === s).length;
   const against = skill ? `the transitions of ${skill.name}` : `the contract of ${plural(project.skills.length, 'skill')}`;
-  return {
+  return runtimeReport(
     project,
-    diagnostics,
-    suppressed: 0,
-    verifications: result.steps,
-    errors: count('error'),
-    warnings: count('warning'),
-    info: count('info'),
-    rules: TRACE_CODES,
-    counted: `${plural(result.steps, 'step')} checked against ${against}`,
-  };
+    result.diagnostics,
+    TRACE_CODES,
+    result.steps,
+    `${plural(result.steps, 'step')} checked against ${against}`,
+  );
 }
 
-export async function runTrace(file: string, opts: TraceOptions, io: CliIo): Promise<number> {
-  let report: Report;
-  try {
-    report = await checkTrace(file, opts);
-  } catch (e) {
-    return configFailure(e, opts.project ?? projectFor(file, undefined, process.cwd()), io);
-  }
-  return printReport(report, opts, io);
+export function runTrace(file: string, opts: TraceOptions, io: CliIo): Promise<number> {
+  return runCommand(() => checkTrace(file, opts), opts.project ?? projectFor(file, undefined, process.cwd()), opts, io);
 }

@@ -112,6 +112,36 @@ describe('long runs', () => {
     expect(report.errors).toBe(MAX_SHOWN + 1);
   });
 
+  it('a log of broken lines describes only the problems it lists, in a 24 MB heap', () => {
+    const dir = tempDir();
+    const file = join(dir, 'trace.jsonl');
+    const fd = openSync(file, 'w');
+    let batch = '';
+    for (let i = 0; i < 100_000; i++) {
+      batch += `{"state": "nope-${i % 7}"}\nnot json ${i}\n`;
+      if (batch.length > 1 << 20) {
+        writeSync(fd, batch);
+        batch = '';
+      }
+    }
+    writeSync(fd, batch);
+    closeSync(fd);
+    const r = spawnSync(
+      process.execPath,
+      ['--max-old-space-size=24', BIN, 'trace', file, '--project', join(ROOT, 'examples', 'loop-controller'), '--json'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(1);
+    const doc = JSON.parse(r.stdout) as { summary: { errors: number }; diagnostics: { code: string; message: string }[] };
+    expect(doc.summary.errors).toBe(2 * (MAX_SHOWN + 1));
+    expect(doc.diagnostics.filter((d) => d.message.includes('more')).map((d) => d.message)).toEqual([
+      '99900 more trace-unknown-state problems are not listed (the first of them at line 201)',
+      '99900 more trace-malformed-step problems are not listed (the first of them at line 202)',
+    ]);
+  });
+
   it('a log over 100 MB (a million steps and a line of 3 MiB) is streamed: checked in a 24 MB heap, problems located', () => {
     const dir = tempDir();
     const file = join(dir, 'trace.jsonl');

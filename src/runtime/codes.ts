@@ -290,22 +290,28 @@ export function runtimeDiagnostic(r: RuntimeReport): Diagnostic {
 }
 
 /**
- * Collects the diagnostics of a run, listing at most MAX_SHOWN of each code and counting the rest
- * (memory stays bounded however long the trace).
+ * Collects the diagnostics of a run, listing at most MAX_SHOWN of each code and counting the rest:
+ * memory stays bounded however long the trace, and a problem that will not be listed is not even
+ * described (`make` is called only for the listed ones, and for the place of the first unlisted).
  */
 export class DiagnosticSink {
-  readonly shown: Diagnostic[] = [];
-  private readonly counts = new Map<string, { shown: number; more: number; first: RuntimeReport | null }>();
+  private readonly shown: Diagnostic[] = [];
+  private readonly counts = new Map<
+    string,
+    { shown: number; more: number; first: Pick<RuntimeReport, 'file' | 'line' | 'column'> | null }
+  >();
 
-  report(r: RuntimeReport): void {
-    let c = this.counts.get(r.code);
-    if (!c) this.counts.set(r.code, (c = { shown: 0, more: 0, first: null }));
+  report(code: string, make: () => RuntimeReport): void {
+    let c = this.counts.get(code);
+    if (!c) this.counts.set(code, (c = { shown: 0, more: 0, first: null }));
     if (c.shown < MAX_SHOWN) {
       c.shown++;
-      this.shown.push(runtimeDiagnostic(r));
-    } else {
-      c.more++;
-      c.first ??= r;
+      this.shown.push(runtimeDiagnostic(make()));
+      return;
+    }
+    if (c.more++ === 0) {
+      const r = make();
+      c.first = { file: r.file, line: r.line, column: r.column };
     }
   }
 
@@ -314,16 +320,7 @@ export class DiagnosticSink {
     const out = [...this.shown];
     for (const [code, c] of this.counts) {
       if (c.more === 0 || !c.first) continue;
-      out.push(
-        runtimeDiagnostic({
-          code,
-          messageId: '$more',
-          data: { count: c.more, line: c.first.line ?? 0 },
-          file: c.first.file,
-          line: c.first.line,
-          column: c.first.column,
-        }),
-      );
+      out.push(runtimeDiagnostic({ code, messageId: '$more', data: { count: c.more, line: c.first.line ?? 0 }, ...c.first }));
     }
     return out;
   }

@@ -40,7 +40,7 @@ export function checkStateFile(input: StateCheckInput): StateCheckResult {
   const declared = (f: SchemaField): Related[] => [
     { message: `declared here: ${f.path} | ${f.typeText}`, file: loopFile, line: f.row.field.line, column: f.row.field.column },
   ];
-  const report = (r: Omit<RuntimeReport, 'file' | 'skill'>) => sink.report({ ...r, file, skill: skill.name });
+  const report = (r: Omit<RuntimeReport, 'file' | 'skill'>) => sink.report(r.code, () => ({ ...r, file, skill: skill.name }));
   const parsed = input.parsed;
   if ('error' in parsed) {
     report({

@@ -94,12 +94,20 @@ export class TraceChecker {
     }
   }
 
-  private report(r: Omit<RuntimeReport, 'file'>): void {
-    this.sink.report({ ...r, file: this.ctx.file });
+  /** Report a problem; `make` describes it (it reads the line again), called only when it will be listed. */
+  private report(code: string, make: () => Omit<RuntimeReport, 'file' | 'code'>): void {
+    this.sink.report(code, () => ({ ...make(), code, file: this.ctx.file }));
   }
 
-  private malformed(at: At & { pointer?: string }, messageId: string, data: Record<string, string | number> = {}): void {
-    this.report({ code: 'trace-malformed-step', messageId, data: { line: at.line, ...data }, ...at });
+  private malformed(
+    line: number,
+    messageId: string,
+    make: () => { at: At & { pointer?: string }; data?: Record<string, string | number> },
+  ): void {
+    this.report('trace-malformed-step', () => {
+      const { at, data } = make();
+      return { messageId, data: { line, ...data }, ...at };
+    });
     // the state after a step that cannot be read is unknown: the next change is not judged
     this.current = null;
   }
@@ -107,7 +115,7 @@ export class TraceChecker {
   /** A line that could not be read as text. */
   unreadable(line: number, problem: 'tooLong' | 'notUtf8', maxBytes: number): void {
     this.lines++;
-    this.malformed({ line, column: 1 }, problem, { max: maxBytes });
+    this.malformed(line, problem, () => ({ at: { line, column: 1 }, data: { max: maxBytes } }));
   }
 
   /** One line of the log. */
@@ -118,19 +126,23 @@ export class TraceChecker {
     try {
       value = JSON.parse(text);
     } catch {
-      const parsed = parseJson(text, 'line');
-      const error = 'error' in parsed ? parsed.error : { message: 'not valid JSON', column: 1 };
-      this.malformed({ line, column: error.column }, 'json', { reason: error.message });
+      this.malformed(line, 'json', () => {
+        const parsed = parseJson(text, 'line');
+        const error = 'error' in parsed ? parsed.error : { message: 'not valid JSON', column: 1 };
+        return { at: { line, column: error.column }, data: { reason: error.message } };
+      });
       return;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      const root = valueOf(text, '');
-      this.malformed({ line, column: root?.column ?? 1 }, 'notObject', { got: root ? describeValue(root) : JSON.stringify(value) });
+      this.malformed(line, 'notObject', () => {
+        const root = valueOf(text, '');
+        return { at: { line, column: root?.column ?? 1 }, data: { got: root ? describeValue(root) : JSON.stringify(value) } };
+      });
       return;
     }
     const step = value as Record<string, unknown>;
     if (!('state' in step)) {
-      this.malformed(fieldAt(line, text, ''), 'missingState');
+      this.malformed(line, 'missingState', () => ({ at: fieldAt(line, text, '') }));
       return;
     }
     for (const [field, expected] of FIELDS) {
@@ -139,11 +151,12 @@ export class TraceChecker {
       const ok =
         field === 'iteration' ? Number.isInteger(v) && (v as number) >= 0 : typeof v === 'string' && (field !== 'state' || v !== '');
       if (ok) continue;
-      const node = valueOf(text, field);
-      this.malformed({ line, column: node?.column ?? 1, pointer: `/${field}` }, 'badField', {
-        field,
-        got: node ? describeValue(node) : JSON.stringify(v),
-        expected,
+      this.malformed(line, 'badField', () => {
+        const node = valueOf(text, field);
+        return {
+          at: { line, column: node?.column ?? 1, pointer: `/${field}` },
+          data: { field, got: node ? describeValue(node) : JSON.stringify(v), expected },
+        };
       });
       return;
     }
@@ -152,29 +165,28 @@ export class TraceChecker {
     const agent = step.agent as string | undefined;
     const iteration = step.iteration as number | undefined;
     if (skill !== undefined && !this.skillNames.includes(skill)) {
-      this.report({
-        code: 'trace-unknown-skill',
+      this.report('trace-unknown-skill', () => ({
         messageId: 'unknown',
         data: { skill, suggestion: didYouMean(skill, this.skillNames), skills: this.skillNames.join(', ') },
         ...fieldAt(line, text, 'skill'),
-      });
+      }));
     }
     // with --skill, the steps of other skills are not part of the run checked
     if (this.ctx.skill && skill !== undefined && skill !== this.ctx.skill.name) return;
     this.steps++;
-    const stateAt = () => fieldAt(line, text, 'state');
     if (!this.states.has(state)) {
-      const known = [...this.states];
-      this.report({
-        code: 'trace-unknown-state',
-        messageId: 'unknown',
-        data: {
-          state,
-          scope: this.ctx.skill ? `skill \`${this.ctx.skill.name}\`` : 'the contract',
-          suggestion: didYouMean(state, known),
-          states: known.join(', '),
-        },
-        ...stateAt(),
+      this.report('trace-unknown-state', () => {
+        const known = [...this.states];
+        return {
+          messageId: 'unknown',
+          data: {
+            state,
+            scope: this.ctx.skill ? `skill \`${this.ctx.skill.name}\`` : 'the contract',
+            suggestion: didYouMean(state, known),
+            states: known.join(', '),
+          },
+          ...fieldAt(line, text, 'state'),
+        };
       });
       this.current = null;
       this.last = null;
@@ -192,25 +204,26 @@ export class TraceChecker {
     const taken = out.filter((e) => e.to === to);
     if (taken.length === 0) {
       const was = this.currentAt;
-      const previous: Related[] = was
-        ? [
-            {
-              message: `the run was in '${from}'`,
-              file: this.ctx.file,
-              line: was.line,
-              column: fieldAt(was.line, was.text, 'state').column,
-            },
-          ]
-        : [];
-      const declared = out
-        .slice(0, 5)
-        .map((e) => ({ message: `declared: ${e.from} → ${e.to}`, file: e.file, line: e.line, column: e.column }));
-      this.report({
-        code: 'trace-undeclared-transition',
-        messageId: out.length === 0 ? 'fromTerminal' : 'undeclared',
-        data: { from, to, allowed: [...new Set(out.map((e) => `${e.from} → ${e.to}`))].join(', ') },
-        ...fieldAt(step.line, step.text, 'state'),
-        related: [...previous, ...declared],
+      this.report('trace-undeclared-transition', () => {
+        const previous: Related[] = was
+          ? [
+              {
+                message: `the run was in '${from}'`,
+                file: this.ctx.file,
+                line: was.line,
+                column: fieldAt(was.line, was.text, 'state').column,
+              },
+            ]
+          : [];
+        const declared = out
+          .slice(0, 5)
+          .map((e) => ({ message: `declared: ${e.from} → ${e.to}`, file: e.file, line: e.line, column: e.column }));
+        return {
+          messageId: out.length === 0 ? 'fromTerminal' : 'undeclared',
+          data: { from, to, allowed: [...new Set(out.map((e) => `${e.from} → ${e.to}`))].join(', ') },
+          ...fieldAt(step.line, step.text, 'state'),
+          related: [...previous, ...declared],
+        };
       });
       return;
     }
@@ -223,13 +236,12 @@ export class TraceChecker {
       const agrees = taken.some((e) => e.handoff![kind] === named);
       if (agrees) continue;
       const h = taken[0]!.handoff!;
-      this.report({
-        code: 'trace-handoff-mismatch',
+      this.report('trace-handoff-mismatch', () => ({
         messageId: kind,
         data: { from, to, want: kind === 'skill' ? h.skill : h.agent, got: named, skill: h.skill, agent: h.agent },
         ...fieldAt(step.line, step.text, kind),
         related: [{ message: `handoff ${h.skill} to ${h.agent}`, file: taken[0]!.file, line: h.line, column: h.column }],
-      });
+      }));
     }
   }
 
@@ -243,13 +255,13 @@ export class TraceChecker {
     if (!bound || s.reported || s.count <= bound.halt!.after!) return;
     s.reported = true;
     const halt = bound.halt!;
-    this.report({
-      code: 'trace-halt-bound-exceeded',
+    const count = s.count;
+    this.report('trace-halt-bound-exceeded', () => ({
       messageId: 'exceeded',
-      data: { state, count: s.count, max: halt.after!, reason: halt.reason, target: bound.to },
+      data: { state, count, max: halt.after!, reason: halt.reason, target: bound.to },
       ...fieldAt(step.line, step.text, 'state'),
       related: [{ message: `halt ${halt.reason} after ${halt.after} iterations`, file: bound.file, line: halt.line, column: halt.column }],
-    });
+    }));
   }
 
   finish(): TraceResult {
@@ -257,12 +269,11 @@ export class TraceChecker {
     if (last && !this.halted.has(last.state)) {
       const out = this.ctx.graph.out.get(last.state) ?? [];
       if (out.length > 0) {
-        this.report({
-          code: 'trace-still-running',
+        this.report('trace-still-running', () => ({
           messageId: 'running',
           data: { state: last.state, next: [...new Set(out.map((e) => `${e.from} → ${e.to}`))].join(', ') },
           ...fieldAt(last.line, last.text, 'state'),
-        });
+        }));
       }
     }
     return { diagnostics: this.sink.diagnostics(), lines: this.lines, steps: this.steps };

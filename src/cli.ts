@@ -10,7 +10,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addOutputOptions, configFailure, maxWarnings, printReport, type OutputOptions } from './commands/output.js';
+import { addOutputOptions, configFailure, maxWarnings, printReport, type CliIo, type OutputOptions } from './commands/output.js';
 import { runState, type StateOptions } from './commands/state.js';
 import { runTrace, type TraceOptions } from './commands/trace.js';
 import { CONFIG_FILE } from './config/errors.js';
@@ -25,17 +25,7 @@ import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { displayPath } from './reporters/paths.js';
 import { VERSION } from './version.js';
 
-export { colorEnabled } from './commands/output.js';
-
-export interface CliIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
-  /** is stdout a terminal? */
-  isTTY: boolean;
-  /** the process is loopkit's own (bin/loopkit.js): process-wide settings may be tuned for it */
-  ownProcess?: boolean;
-}
+export { colorEnabled, type CliIo } from './commands/output.js';
 
 interface CheckOptions extends OutputOptions {
   verbose?: boolean;
@@ -213,20 +203,14 @@ async function runGraph(
 }
 
 function addCheckOptions(cmd: Command): Command {
-  return cmd
-    .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
-    .option('--json', 'print the JSON report (same as --format json)')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
+  return addOutputOptions(cmd.argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', []))
     .option('-v, --verbose', 'print per-rule diagnostic counts on stderr')
-    .option('--color', 'force coloured output')
-    .option('--no-color', 'disable coloured output (also NO_COLOR=1)')
     .option(
       '-r, --rule <codes>',
       'run only these rules (comma-separated codes; repeatable)',
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
-    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
     .option('--timing', 'print where the time went (start-up, discovery, parse, extract, graph, rules, report) on stderr');
 }
 

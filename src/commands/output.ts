@@ -1,6 +1,5 @@
 /** What every command prints the same way: colour, report formats, a broken configuration, exit codes. */
 import { Option, type Command } from 'commander';
-import type { CliIo } from '../cli.js';
 import { ConfigError } from '../config/errors.js';
 import { compareDiagnostics, type Diagnostic } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
@@ -12,6 +11,17 @@ import { sarifReport } from '../reporters/sarif.js';
 import { textReport } from '../reporters/text.js';
 import type { Report } from '../reporters/types.js';
 
+/** Where a command writes, and what it knows of its process (the CLI passes the real ones; tests their own). */
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+  /** is stdout a terminal? */
+  isTTY: boolean;
+  /** the process is loopkit's own (bin/loopkit.js): process-wide settings may be tuned for it */
+  ownProcess?: boolean;
+}
+
 export type ReportFormat = 'text' | 'json' | 'github' | 'sarif';
 
 /** The output options every checking command takes. */
@@ -22,7 +32,7 @@ export interface OutputOptions {
   maxWarnings?: string;
 }
 
-/** The output options of a runtime command (those of `check`, without its rule selection and speed options). */
+/** The output options every checking command takes: format, colour, --max-warnings. */
 export function addOutputOptions(cmd: Command): Command {
   return cmd
     .option('--json', 'print the JSON report (same as --format json)')

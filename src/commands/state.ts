@@ -4,7 +4,6 @@
  * file that cannot be read, an unknown skill, a skill without a schema table, or a broken config.
  */
 import { extname } from 'node:path';
-import type { CliIo } from '../cli.js';
 import { UsageError } from '../engine/errors.js';
 import { lint, type LintResult } from '../engine/run.js';
 import { compileSchema, skillStates } from '../model/schema.js';
@@ -14,7 +13,7 @@ import { readText } from '../parse/fs.js';
 import type { Report } from '../reporters/types.js';
 import { STATE_FILE_CODES } from '../runtime/codes.js';
 import { checkStateFile } from '../runtime/state-check.js';
-import { runCommand, runtimeReport, type OutputOptions } from './output.js';
+import { runCommand, runtimeReport, type CliIo, type OutputOptions } from './output.js';
 import { namedSkill, projectFor, projectPath, requireFile } from './project.js';
 
 export interface StateOptions extends OutputOptions {

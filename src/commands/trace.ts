@@ -5,7 +5,6 @@
  * 1 when the run broke the contract, 2 for a log that cannot be read or has no steps, an unknown
  * skill, or a broken config.
  */
-import type { CliIo } from '../cli.js';
 import { UsageError } from '../engine/errors.js';
 import { loadModel } from '../engine/run.js';
 import { graphFromEdges } from '../graph/graph.js';
@@ -13,7 +12,7 @@ import { MAX_LINE_BYTES, readLines } from '../parse/lines.js';
 import type { Report } from '../reporters/types.js';
 import { TRACE_CODES } from '../runtime/codes.js';
 import { TraceChecker } from '../runtime/trace-check.js';
-import { runCommand, runtimeReport, type OutputOptions } from './output.js';
+import { runCommand, runtimeReport, type CliIo, type OutputOptions } from './output.js';
 import { namedSkill, projectFor, projectPath, requireFile } from './project.js';
 
 export interface TraceOptions extends OutputOptions {

@@ -10,7 +10,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_FILE, ConfigError } from './config/errors.js';
+import { addOutputOptions, configFailure, maxWarnings, printReport, type CliIo, type OutputOptions } from './commands/output.js';
+import { runState, type StateOptions } from './commands/state.js';
+import { runTrace, type TraceOptions } from './commands/trace.js';
+import { CONFIG_FILE } from './config/errors.js';
 import { cacheFilePath } from './engine/cache.js';
 import { PRESET_NAMES } from './config/presets.js';
 import { DEFAULT_SKILLS_DIRS } from './discover/discover.js';
@@ -18,33 +21,17 @@ import { UsageError } from './engine/errors.js';
 import { lint, type LintResult } from './engine/run.js';
 import type { RunnerOptions } from './engine/runner.js';
 import { ProjectError } from './parse/errors.js';
-import { githubReport } from './reporters/github.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { graphView, machineDiagnostics } from './reporters/graph-view.js';
-import { jsonReport } from './reporters/json.js';
 import { displayPath } from './reporters/paths.js';
-import { sarifReport } from './reporters/sarif.js';
-import { textReport } from './reporters/text.js';
 import { closest } from './util/closest.js';
 import { VERSION } from './version.js';
 
-export interface CliIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
-  /** is stdout a terminal? */
-  isTTY: boolean;
-  /** the process is loopkit's own (bin/loopkit.js): process-wide settings may be tuned for it */
-  ownProcess?: boolean;
-}
+export { colorEnabled, type CliIo } from './commands/output.js';
 
-interface CheckOptions {
-  json?: boolean;
-  format?: 'text' | 'json' | 'github' | 'sarif';
+interface CheckOptions extends OutputOptions {
   verbose?: boolean;
-  color?: boolean;
   rule?: string[];
-  maxWarnings?: string;
   cache?: boolean;
   cacheLocation?: string;
   concurrency?: string;
@@ -107,15 +94,6 @@ function timingReport(result: LintResult, startup: number, report: number): stri
       .map(([code, n]) => `    ${code.padEnd(36)} ${ms(n)}`),
   ];
   return `${lines.join('\n')}\n`;
-}
-
-/** Colour: --color/--no-color, then FORCE_COLOR, then NO_COLOR (non-empty), then TTY detection. */
-export function colorEnabled(flag: boolean | undefined, env: CliIo['env'], isTTY: boolean): boolean {
-  if (flag !== undefined) return flag;
-  const force = env.FORCE_COLOR;
-  if (force !== undefined) return force !== '0' && force !== 'false';
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return isTTY && env.TERM !== 'dumb';
 }
 
 function verboseReport(result: LintResult): string {
@@ -188,13 +166,9 @@ function projectOf(abs: string, isDir: boolean): string | null {
 
 async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise<number> {
   const startup = performance.now();
-  const format = opts.json ? 'json' : (opts.format ?? 'text');
   const root = projectRoot(paths, process.cwd());
-  let maxWarnings: number | undefined;
-  if (opts.maxWarnings !== undefined) {
-    if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings takes a whole number, not '${opts.maxWarnings}'`);
-    maxWarnings = Number(opts.maxWarnings);
-  }
+  // a bad --max-warnings is a usage error before any work
+  maxWarnings(opts.maxWarnings);
   const rulesOnly = (opts.rule ?? [])
     .flatMap((r) => r.split(','))
     .map((r) => r.trim())
@@ -208,26 +182,9 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   const t0 = performance.now();
   if (result.presetNote) io.stderr(`loopkit: ${result.presetNote}\n`);
   if (opts.verbose) io.stderr(verboseReport(result));
-  const color = colorEnabled(opts.color, io.env, io.isTTY);
-  if (format === 'json') io.stdout(jsonReport(result));
-  else if (format === 'github') io.stdout(githubReport(result));
-  else if (format === 'sarif') io.stdout(sarifReport(result));
-  else io.stdout(textReport(result, { color }));
+  const code = printReport(result, opts, io);
   if (opts.timing) io.stderr(timingReport(result, startup, performance.now() - t0));
-  if (result.errors > 0) return 1;
-  if (maxWarnings !== undefined && result.warnings > maxWarnings) {
-    io.stderr(`loopkit: ${result.warnings} warnings exceed --max-warnings ${maxWarnings}\n`);
-    return 1;
-  }
-  return 0;
-}
-
-/** A broken .loopkit.yaml: every issue as `path/.loopkit.yaml:line:col: field: …` on stderr, exit 2. */
-function configFailure(e: unknown, root: string, io: CliIo): number {
-  if (!(e instanceof ConfigError)) throw e;
-  const shown = e.message.split('\n').map((l) => `  ${displayPath(root, l)}`);
-  io.stderr(`loopkit: invalid configuration\n${shown.join('\n')}\n`);
-  return 2;
+  return code;
 }
 
 type GraphFormat = 'mermaid' | 'dot' | 'json' | 'svg' | 'html';
@@ -272,20 +229,14 @@ async function runGraph(paths: string[], opts: GraphOptions, io: CliIo): Promise
 }
 
 function addCheckOptions(cmd: Command): Command {
-  return cmd
-    .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
-    .option('--json', 'print the JSON report (same as --format json)')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
+  return addOutputOptions(cmd.argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', []))
     .option('-v, --verbose', 'print per-rule diagnostic counts on stderr')
-    .option('--color', 'force coloured output')
-    .option('--no-color', 'disable coloured output (also NO_COLOR=1)')
     .option(
       '-r, --rule <codes>',
       'run only these rules (comma-separated codes; repeatable)',
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
-    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
     .option('--timing', 'print where the time went (start-up, discovery, parse, extract, graph, rules, report) on stderr');
 }
 
@@ -339,7 +290,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .action(async (paths: string[], opts: GraphOptions) => {
       exitCode = await runGraph(paths, opts, io);
     });
-  for (const cmd of [check, graph]) {
+  const state = addOutputOptions(program.command('state'))
+    .description("check a runtime state file (JSON or YAML) against a skill's Loop State Schema table")
+    .argument('<file>', 'the state file')
+    .option('-s, --skill <name>', 'the skill whose schema the file follows (default: the only skill with a schema table)')
+    .option('-p, --project <dir>', 'the project (default: for a file under ., the nearest directory above it with a .loopkit.yaml; else .)')
+    .exitOverride()
+    .action(async (file: string, opts: StateOptions) => {
+      exitCode = await runState(file, opts, io);
+    });
+  const trace = addOutputOptions(program.command('trace'))
+    .description('check a recorded run (JSON Lines of {"state", "skill"?, "agent"?, "iteration"?, "event"?}) against the contract')
+    .argument('<log>', 'the trace, one JSON step per line')
+    .option('-s, --skill <name>', "check only this skill's steps, against its own transitions")
+    .option('-p, --project <dir>', 'the project (default: for a log under ., the nearest directory above it with a .loopkit.yaml; else .)')
+    .exitOverride()
+    .action(async (file: string, opts: TraceOptions) => {
+      exitCode = await runTrace(file, opts, io);
+    });
+  for (const cmd of [check, graph, state, trace]) {
     cmd.configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),

@@ -13,4 +13,8 @@ export { textReport } from './reporters/text.js';
 export { jsonReport } from './reporters/json.js';
 export { sarifReport } from './reporters/sarif.js';
 export { githubReport } from './reporters/github.js';
+export { checkState } from './commands/state.js';
+export { checkTrace } from './commands/trace.js';
+export { runtimeCodes } from './runtime/codes.js';
+export type { Report } from './reporters/types.js';
 export { VERSION } from './version.js';

@@ -3,12 +3,27 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../src/rules/index.js';
+import { runtimeCodes } from '../src/runtime/codes.js';
 import { VERSION } from '../src/version.js';
-import { ruleFixtureCodes } from './helpers/fixtures.js';
+import { ruleFixtureCodes, runtimeFixtureCodes } from './helpers/fixtures.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DOCS = join(ROOT, 'docs', 'rules');
 const REQUIRED_H2 = ['## What it checks', '## Why', '## Invalid', '## Valid', '## Compared with loopkit 0.3.3'];
+/** The pages of runtime codes (`loopkit state`, `loopkit trace`) say how the check is configured, too. */
+const RUNTIME_H2 = ['## What it checks', '## Why', '## Invalid', '## Valid', '## Configuration', '## Compared with loopkit 0.3.3'];
+
+function expectSections(code: string, severity: string, sections: readonly string[]): void {
+  const text = readFileSync(join(DOCS, `${code}.md`), 'utf8');
+  expect(text.startsWith(`# ${code}\n`), `${code}.md title`).toBe(true);
+  expect(text, `${code}.md severity`).toContain(severity);
+  let at = -1;
+  for (const h of sections) {
+    const i = text.indexOf(`\n${h}\n`);
+    expect(i, `${code}.md needs '${h}' after the previous section`).toBeGreaterThan(at);
+    at = i;
+  }
+}
 
 describe('rule set', () => {
   it('codes and aliases are unique', () => {
@@ -24,24 +39,33 @@ describe('rule set', () => {
     }
   });
 
-  it('every rule has a doc page with the required sections, and every page has a rule', () => {
-    const codes = rules.map((r) => r.meta.code).sort();
+  it('every rule and runtime code has a doc page with the required sections, and every page has a code', () => {
+    const codes = [...rules, ...runtimeCodes.map((meta) => ({ meta }))].map((r) => r.meta.code).sort();
     const pages = readdirSync(DOCS)
       .filter((f) => f.endsWith('.md'))
       .map((f) => f.slice(0, -3))
       .sort();
     expect(pages).toEqual(codes);
-    for (const r of rules) {
-      const text = readFileSync(join(DOCS, `${r.meta.code}.md`), 'utf8');
-      expect(text.startsWith(`# ${r.meta.code}\n`), `${r.meta.code}.md title`).toBe(true);
-      expect(text, `${r.meta.code}.md severity`).toContain(r.meta.defaultSeverity);
-      let at = -1;
-      for (const h of REQUIRED_H2) {
-        const i = text.indexOf(`\n${h}\n`);
-        expect(i, `${r.meta.code}.md needs '${h}' after the previous section`).toBeGreaterThan(at);
-        at = i;
-      }
+    for (const r of rules) expectSections(r.meta.code, r.meta.defaultSeverity, REQUIRED_H2);
+    for (const m of runtimeCodes) expectSections(m.code, m.defaultSeverity, RUNTIME_H2);
+  });
+
+  it('runtime codes are kebab-case, new, and clash with no rule code or alias', () => {
+    const ruleNames = new Set(rules.flatMap((r) => [r.meta.code, ...(r.meta.aliases ?? [])]));
+    const codes = runtimeCodes.map((m) => m.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const m of runtimeCodes) {
+      expect(m.code).toMatch(/^(state-file|trace)-[a-z0-9]+(?:-[a-z0-9]+)*$/);
+      expect(ruleNames.has(m.code), m.code).toBe(false);
+      expect(m.reference).toBe('new');
+      expect(m.category).toBe(m.code.startsWith('trace-') ? 'trace' : 'state-file');
+      expect(m.description).toMatch(/^[A-Z]/);
     }
+  });
+
+  it('every runtime fixture folder belongs to a runtime code', () => {
+    const codes = new Set(runtimeCodes.map((m) => m.code));
+    for (const f of runtimeFixtureCodes()) expect(codes.has(f), `fixtures/runtime/${f}`).toBe(true);
   });
 
   it('every fixture folder belongs to a rule', () => {
@@ -61,6 +85,11 @@ describe('README', () => {
     const { withRulesTable } = await import('../src/dev/rules-table.js');
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(withRulesTable(readme, rules)).toBe(readme);
+  });
+
+  it('lists every runtime code with its page', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const m of runtimeCodes) expect(readme, m.code).toContain(`| [\`${m.code}\`](docs/rules/${m.code}.md) | ${m.defaultSeverity} |`);
   });
 
   it('documents every configuration key', async () => {

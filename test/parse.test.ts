@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSkillDirs } from '../src/discover/discover.js';
 import { parseFrontmatter } from '../src/parse/frontmatter.js';
+import { loopFacts } from '../src/parse/loop.js';
 import { sourceFile } from '../src/parse/markdown.js';
 import { sectionsAt } from '../src/parse/sections.js';
 import { loadModel } from '../src/engine/run.js';
@@ -69,6 +70,59 @@ describe('sections', () => {
       ['Entry Conditions', 'entry conditions', 2, 5],
       ['State Model', 'state model', 6, 7],
     ]);
+  });
+});
+
+describe('Loop State Schema tables', () => {
+  const loop = (text: string) => loopFacts(sourceFile('LOOP.md', text, true)).stateSchema;
+
+  it('reads the field table and the state-value table of the section, with the place of every cell', () => {
+    const schema = loop(
+      [
+        '## Entry Conditions',
+        '',
+        '| field | type |',
+        '|---|---|',
+        '| not | schema |',
+        '',
+        '## Loop State Schema',
+        '',
+        '| `field` | **Type** | description |',
+        '|---------|------|-------------|',
+        '| `state` | `state` | Current stage |',
+        '| gates.*.status? | pending | approved | rejected | Gate status |',
+        '| note | a \\| b | escaped pipes |',
+        '|   |   |   |',
+        '',
+        '| value | state |',
+        '|---|---|',
+        '| INIT | loop-init |',
+        '',
+        '## Single Iteration Step',
+      ].join('\n'),
+    );
+    expect(schema).toEqual({
+      line: 9,
+      column: 1,
+      fields: [
+        { field: { text: 'state', line: 11, column: 4 }, type: { text: 'state', line: 11, column: 14 }, description: 'Current stage' },
+        {
+          field: { text: 'gates.*.status?', line: 12, column: 3 },
+          type: { text: 'pending | approved | rejected', line: 12, column: 21 },
+          description: 'Gate status',
+        },
+        { field: { text: 'note', line: 13, column: 3 }, type: { text: 'a | b', line: 13, column: 10 }, description: 'escaped pipes' },
+      ],
+      values: [{ value: { text: 'INIT', line: 18, column: 3 }, state: { text: 'loop-init', line: 18, column: 10 } }],
+    });
+  });
+
+  it('is null without the section or without a table in it; rows without a leading pipe work', () => {
+    expect(loop('## Entry Conditions\n\nx\n')).toBeNull();
+    expect(loop('## Loop State Schema\n\nState is kept in memory.\n')).toBeNull();
+    const schema = loop('## loop state  schema\n\nfield | type\n--- | ---\nn | int\n');
+    expect(schema?.fields.map((r) => [r.field.text, r.type.text, r.type.column])).toEqual([['n', 'int', 5]]);
+    expect(schema?.values).toEqual([]);
   });
 });
 

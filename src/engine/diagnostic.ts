@@ -29,6 +29,8 @@ export interface Diagnostic {
   related?: Related[];
   /** the states of the transition graph the problem is about (graph pictures mark them) */
   states?: readonly string[];
+  /** the JSON pointer of the value the problem is about, in a data file (a state file, a trace step) */
+  pointer?: string;
   /** which message template of the rule fired (for tests; not part of the reports) */
   messageId?: string;
 }

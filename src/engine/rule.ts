@@ -34,7 +34,10 @@ export type RuleCategory =
   | 'terminology'
   | 'workflow'
   | 'anti-patterns'
-  | 'scripts';
+  | 'scripts'
+  /** runtime checks (`loopkit state`, `loopkit trace`): codes of src/runtime/codes.ts, not rules of `check` */
+  | 'state-file'
+  | 'trace';
 
 export interface MessageTemplate {
   /** `{placeholder}` template of the message */

@@ -226,6 +226,44 @@ export interface StepVerb {
   next: string;
 }
 
+/** A cell of a table as written: trimmed, `\|` unescaped, with the place where its text starts. */
+export interface TableCell {
+  text: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * A row of the Loop State Schema table: `| field | type | description |`. The field and type cells
+ * have their code-span backticks removed; a row with more cells than the header (an enumeration
+ * written with unescaped pipes, `| status | pending | done | … |`) has the surplus cells joined
+ * into its type with ` | `.
+ */
+export interface SchemaRow {
+  field: TableCell;
+  type: TableCell;
+  description: string;
+}
+
+/** A row of the state-value table (`| value | state |`): a value a state file writes, and the state it stands for. */
+export interface StateValueRow {
+  value: TableCell;
+  state: TableCell;
+}
+
+/**
+ * The tables of the `## Loop State Schema` section of LOOP.md: the field table (header with a
+ * `field` and a `type` column) and the optional state-value table (header with a `value` and a
+ * `state` column), each the first of its kind in the section.
+ */
+export interface StateSchemaFacts {
+  /** where the first of the two tables starts (its header row) */
+  line: number;
+  column: number;
+  fields: readonly SchemaRow[];
+  values: readonly StateValueRow[];
+}
+
 /** The LOOP.md facts. */
 export interface LoopFacts {
   sections: readonly Section[];
@@ -234,6 +272,8 @@ export interface LoopFacts {
   halts: readonly HaltMention[];
   handoffs: readonly HandoffMention[];
   steps: readonly StepVerb[];
+  /** the tables of the Loop State Schema section; null when the section has neither table */
+  stateSchema: StateSchemaFacts | null;
   /** line of the last line with text (1 for an empty file): where an appended section goes */
   lastTextLine: number;
 }

@@ -1,12 +1,12 @@
 /** GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`). */
-import type { LintResult } from '../engine/run.js';
 import { displayPath } from './paths.js';
+import type { Report } from './types.js';
 
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProp = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 const LEVEL = { error: 'error', warning: 'warning', info: 'notice' } as const;
 
-export function githubReport(result: LintResult): string {
+export function githubReport(result: Report): string {
   const root = result.project.displayRoot;
   const lines = result.diagnostics.map((d) => {
     const props = [`file=${escapeProp(displayPath(root, d.file))}`];

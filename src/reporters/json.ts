@@ -1,15 +1,15 @@
 /**
  * The JSON report: the reference's shape (skills_checked, verifications, diagnostics with
  * severity/code/message/location/help, summary) plus extra fields (version, root, column, end,
- * skill, related, docs).
+ * skill, related, docs; location.pointer, the JSON pointer of a value in a state file or trace step).
  */
-import type { LintResult } from '../engine/run.js';
 import { VERSION } from '../version.js';
 import { displayPath } from './paths.js';
+import type { Report } from './types.js';
 
 const SEVERITY = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
 
-export function jsonReport(result: LintResult): string {
+export function jsonReport(result: Report): string {
   const root = result.project.displayRoot;
   const doc = {
     skills_checked: result.project.skills.length,
@@ -23,6 +23,7 @@ export function jsonReport(result: LintResult): string {
         line: d.line,
         column: d.column,
         ...(d.endLine != null ? { endLine: d.endLine, endColumn: d.endColumn ?? null } : {}),
+        ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
       },
       help: d.help,
       ...(d.skill !== undefined ? { skill: d.skill } : {}),

@@ -7,9 +7,9 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Related } from '../engine/diagnostic.js';
-import type { LintResult } from '../engine/run.js';
 import { VERSION } from '../version.js';
 import { displayPath } from './paths.js';
+import type { Report } from './types.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
@@ -31,7 +31,9 @@ function sarifResult(root: string, d: Diagnostic, ruleIndex: number | undefined)
     ...(ruleIndex === undefined ? {} : { ruleIndex }),
     level: LEVEL[d.severity],
     message: { text: d.help ? `${d.message}\n${d.help}` : d.message },
-    locations: [location(root, d)],
+    locations: [
+      d.pointer === undefined ? location(root, d) : { ...location(root, d), logicalLocations: [{ fullyQualifiedName: d.pointer }] },
+    ],
   };
   if (related.length > 0) {
     out.relatedLocations = related.map((r, id) => ({ id, ...location(root, r, r.message) }));
@@ -43,7 +45,7 @@ function sarifResult(root: string, d: Diagnostic, ruleIndex: number | undefined)
   return out;
 }
 
-export function sarifReport(lint: LintResult): string {
+export function sarifReport(lint: Report): string {
   const root = lint.project.displayRoot;
   const index = new Map(lint.rules.map((r, i) => [r.code, i]));
   const doc = {

@@ -5,9 +5,8 @@
  */
 import { Chalk } from 'chalk';
 import type { Diagnostic } from '../engine/diagnostic.js';
-import type { LintResult } from '../engine/run.js';
 import { displayPath } from './paths.js';
-import type { ReportOptions } from './types.js';
+import type { Report, ReportOptions } from './types.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -17,7 +16,7 @@ export function location(root: string, d: { file: string; line: number | null; c
   return `${p}:${d.line}:${d.column ?? 1}`;
 }
 
-export function textReport(result: LintResult, options: ReportOptions): string {
+export function textReport(result: Report, options: ReportOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const root = result.project.displayRoot;
   const out: string[] = [];
@@ -43,8 +42,7 @@ export function textReport(result: LintResult, options: ReportOptions): string {
     result.info > 0 ? c.blue(`${result.info} info`) : `${result.info} info`,
   ].join(', ');
   const suppressed = result.suppressed > 0 ? c.dim(` (${result.suppressed} suppressed)`) : '';
-  out.push(
-    `${status}  ${counts}${suppressed}  ${c.dim('·')}  ${plural(result.project.skills.length, 'skill')}, ${plural(result.verifications, 'verification')}`,
-  );
+  const counted = result.counted ?? `${plural(result.project.skills.length, 'skill')}, ${plural(result.verifications, 'verification')}`;
+  out.push(`${status}  ${counts}${suppressed}  ${c.dim('·')}  ${counted}`);
   return `${out.join('\n')}\n`;
 }

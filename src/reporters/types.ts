@@ -1,7 +1,28 @@
-import type { LintResult } from '../engine/run.js';
+import type { Diagnostic } from '../engine/diagnostic.js';
+import type { RuleMeta } from '../engine/rule.js';
+import type { Project } from '../model/types.js';
 
 export interface ReportOptions {
   color: boolean;
 }
 
-export type Reporter = (result: LintResult, options: ReportOptions) => string;
+/**
+ * What a report prints: the diagnostics of a run and its counts. A LintResult is one (`check`); the
+ * runtime commands (`state`, `trace`) build one of their own.
+ */
+export interface Report {
+  project: Pick<Project, 'displayRoot' | 'skills'>;
+  diagnostics: readonly Diagnostic[];
+  /** diagnostics silenced by inline suppression comments */
+  suppressed: number;
+  verifications: number;
+  errors: number;
+  warnings: number;
+  info: number;
+  /** metadata of the rules (or runtime codes) that ran */
+  rules: readonly RuleMeta[];
+  /** what the summary line of the text report counts after the totals, when not skills and verifications (`1 skill, 42 steps`) */
+  counted?: string;
+}
+
+export type Reporter = (result: Report, options: ReportOptions) => string;

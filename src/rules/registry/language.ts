@@ -1,5 +1,6 @@
 /** Rules of the "language" group (see src/rules/index.ts). */
 import type { Rule } from '../../engine/rule.js';
+import loopInvalidStateSchema from '../loop-invalid-state-schema.js';
 import loopMalformedTransition from '../loop-malformed-transition.js';
 import loopMissingSection from '../loop-missing-section.js';
 import loopNoTransitions from '../loop-no-transitions.js';
@@ -12,6 +13,7 @@ import xrefUnknownHandoffSkill from '../xref-unknown-handoff-skill.js';
 import xrefUnknownReadmeSkill from '../xref-unknown-readme-skill.js';
 
 export const languageRules: Rule[] = [
+  loopInvalidStateSchema,
   loopMalformedTransition,
   loopMissingSection,
   loopNoTransitions,

@@ -1,0 +1,69 @@
+/**
+ * One data-driven harness for every runtime code (src/runtime/codes.ts), like the rule harness:
+ * each fixtures/runtime/<code>/<valid|invalid>/<case>/ holds a state file (`state.json`,
+ * `state.yaml`) or a trace (`trace.jsonl`), checked in fixtures/runtime/project against the skill
+ * its `options.yaml` names (default running-a; a trace: every skill unless it names one). A valid
+ * case must produce no diagnostic at all; an invalid case exactly the diagnostics of its code that
+ * its expected.yaml lists (line, column, and pointer/message/messageId when given), in order.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { checkState } from '../src/commands/state.js';
+import { checkTrace } from '../src/commands/trace.js';
+import { runtimeCodes } from '../src/runtime/codes.js';
+import type { Report } from '../src/reporters/types.js';
+import { listCases, RUNTIME_FIXTURES, RUNTIME_PROJECT } from './helpers/fixtures.js';
+
+async function runCase(dir: string): Promise<Report> {
+  const options = existsSync(join(dir, 'options.yaml'))
+    ? (parse(readFileSync(join(dir, 'options.yaml'), 'utf8')) as { skill?: string })
+    : {};
+  const file = readdirSync(dir).find((f) => /^(state\.(json|ya?ml)|trace\.jsonl)$/u.test(f));
+  if (!file) throw new Error(`${dir}: no state.json, state.yaml or trace.jsonl`);
+  if (file === 'trace.jsonl') return checkTrace(join(dir, file), { project: RUNTIME_PROJECT, ...options });
+  return checkState(join(dir, file), { project: RUNTIME_PROJECT, skill: options.skill ?? 'running-a' });
+}
+
+for (const meta of runtimeCodes) {
+  describe(meta.code, () => {
+    const cases = listCases(meta.code, RUNTIME_FIXTURES);
+    it('has at least one valid and one invalid fixture', () => {
+      expect(cases.filter((c) => c.kind === 'valid').length).toBeGreaterThan(0);
+      expect(cases.filter((c) => c.kind === 'invalid').length).toBeGreaterThan(0);
+    });
+    for (const c of cases) {
+      it(`${c.kind}/${c.name}`, async () => {
+        const report = await runCase(c.dir);
+        if (c.kind === 'valid') {
+          expect(report.diagnostics.map((d) => `${d.line}:${d.column} ${d.message} [${d.code}]`)).toEqual([]);
+          return;
+        }
+        const got = report.diagnostics
+          .filter((d) => d.code === meta.code)
+          .map((d) => ({
+            line: d.line,
+            column: d.column,
+            pointer: d.pointer,
+            message: d.message,
+            messageId: d.messageId,
+            severity: d.severity,
+          }));
+        expect(c.expected.length, 'an invalid case must list what it expects').toBeGreaterThan(0);
+        const want = c.expected.map((e, i) => {
+          const g = got[i];
+          return {
+            line: e.line,
+            column: e.column,
+            pointer: e.pointer ?? g?.pointer,
+            message: e.message ?? g?.message,
+            messageId: e.messageId ?? g?.messageId,
+            severity: e.severity ?? meta.defaultSeverity,
+          };
+        });
+        expect(got).toEqual(want);
+      });
+    }
+  });
+}

@@ -44,6 +44,31 @@ function tempCopy(project: string): string {
   return dir;
 }
 
+/**
+ * Runs the CLI with a module resolve hook that logs every module the process loads. The hook runs
+ * on Node's loader thread and appends to a file synchronously before the import goes on, so no line
+ * is lost when the process ends (its stderr is flushed asynchronously and may be).
+ */
+function withModuleLog(args: string[]): { status: number | null; stdout: string; loaded: string[] } {
+  const hooks = mkdtempSync(join(tmpdir(), 'loopkit-hooks-'));
+  temps.push(hooks);
+  const log = join(hooks, 'loaded.txt');
+  writeFileSync(log, '');
+  writeFileSync(
+    join(hooks, 'hooks.mjs'),
+    `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
+  );
+  writeFileSync(
+    join(hooks, 'register.mjs'),
+    `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});\n`,
+  );
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(hooks, 'register.mjs')).href, BIN, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return { status: r.status, stdout: r.stdout, loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+}
+
 describe('exit codes', () => {
   it('0 on the dogfood project (the README quick start), with nothing to report', () => {
     const r = run(['check']);
@@ -462,20 +487,9 @@ describe('speed options', () => {
   });
 
   it('--version answers without loading the command line (only dist/version.js)', () => {
-    const hooks = mkdtempSync(join(tmpdir(), 'loopkit-hooks-'));
-    temps.push(hooks);
-    // a module resolve hook that prints every module the process loads
-    writeFileSync(
-      join(hooks, 'hooks.mjs'),
-      'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`loaded ${r.url}\\n`); return r; }\n',
-    );
-    writeFileSync(
-      join(hooks, 'register.mjs'),
-      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});\n`,
-    );
-    const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(hooks, 'register.mjs')).href, BIN, '-V'], { encoding: 'utf8' });
+    const r = withModuleLog(['-V']);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/u);
-    const ours = r.stderr.split('\n').filter((l) => l.startsWith('loaded ') && l.includes('/dist/'));
+    const ours = r.loaded.filter((l) => l.includes('/dist/'));
     expect(ours.map((l) => l.slice(l.indexOf('/dist/')))).toEqual(['/dist/version.js']);
   });
 });
@@ -648,34 +662,10 @@ describe('loopkit graph', () => {
   });
 
   it('loads the WebAssembly Graphviz only for svg and html', () => {
-    const hooks = mkdtempSync(join(tmpdir(), 'loopkit-hooks-'));
-    temps.push(hooks);
-    writeFileSync(
-      join(hooks, 'hooks.mjs'),
-      'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`loaded ${r.url}\\n`); return r; }\n',
-    );
-    writeFileSync(
-      join(hooks, 'register.mjs'),
-      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});\n`,
-    );
     const loaded = (format: string) => {
-      const r = spawnSync(
-        process.execPath,
-        [
-          '--import',
-          pathToFileURL(join(hooks, 'register.mjs')).href,
-          BIN,
-          'graph',
-          'examples/loop',
-          '--format',
-          format,
-          '--concurrency',
-          'off',
-        ],
-        { cwd: ROOT, encoding: 'utf8' },
-      );
+      const r = withModuleLog(['graph', 'examples/loop', '--format', format, '--concurrency', 'off']);
       expect(r.status).toBe(0);
-      return r.stderr.split('\n').filter((l) => l.startsWith('loaded ') && /\/dist\/chunks\/(?:viz|picture)-/u.test(l));
+      return r.loaded.filter((l) => /\/dist\/chunks\/(?:viz|picture)-/u.test(l));
     };
     expect(loaded('mermaid')).toEqual([]);
     expect(loaded('dot')).toEqual([]);

@@ -18,12 +18,10 @@ import { UsageError } from './engine/errors.js';
 import { lint, loadModel, type LintResult } from './engine/run.js';
 import type { RunnerOptions } from './engine/runner.js';
 import { ProjectError } from './parse/errors.js';
-import { githubReport } from './reporters/github.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
-import { jsonReport } from './reporters/json.js';
+import { FORMATS, renderReport, type Format } from './reporters/index.js';
 import { displayPath } from './reporters/paths.js';
-import { sarifReport } from './reporters/sarif.js';
-import { textReport } from './reporters/text.js';
+import { emitReport, errorsOnly } from './commands/output.js';
 import { VERSION } from './version.js';
 
 export interface CliIo {
@@ -38,7 +36,10 @@ export interface CliIo {
 
 interface CheckOptions {
   json?: boolean;
-  format?: 'text' | 'json' | 'github' | 'sarif';
+  format?: Format;
+  quiet?: boolean;
+  outputFile?: string;
+  docs?: boolean;
   verbose?: boolean;
   color?: boolean;
   rule?: string[];
@@ -204,13 +205,12 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
     return configFailure(e, root, io);
   }
   const t0 = performance.now();
-  if (result.presetNote) io.stderr(`loopkit: ${result.presetNote}\n`);
+  if (result.presetNote && !opts.quiet) io.stderr(`loopkit: ${result.presetNote}\n`);
   if (opts.verbose) io.stderr(verboseReport(result));
-  const color = colorEnabled(opts.color, io.env, io.isTTY);
-  if (format === 'json') io.stdout(jsonReport(result));
-  else if (format === 'github') io.stdout(githubReport(result));
-  else if (format === 'sarif') io.stdout(sarifReport(result));
-  else io.stdout(textReport(result, { color }));
+  // a report written to a file is never coloured
+  const color = opts.outputFile === undefined && colorEnabled(opts.color, io.env, io.isTTY);
+  const shown = opts.quiet ? errorsOnly(result) : result;
+  emitReport(renderReport(format, shown, { color, docs: opts.docs === true }), opts.outputFile, io.stdout);
   if (opts.timing) io.stderr(timingReport(result, startup, performance.now() - t0));
   if (result.errors > 0) return 1;
   if (maxWarnings !== undefined && result.warnings > maxWarnings) {
@@ -249,7 +249,10 @@ function addCheckOptions(cmd: Command): Command {
   return cmd
     .argument('[paths...]', 'project root (the directory that holds .loopkit.yaml), or files inside it', [])
     .option('--json', 'print the JSON report (same as --format json)')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS))
+    .option('-q, --quiet', 'report errors only (warnings and info are not shown)')
+    .option('-o, --output-file <path>', 'write the report to this file instead of stdout')
+    .option('--docs', "show each problem's documentation page (text format)")
     .option('-v, --verbose', 'print per-rule diagnostic counts on stderr')
     .option('--color', 'force coloured output')
     .option('--no-color', 'disable coloured output (also NO_COLOR=1)')

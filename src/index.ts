@@ -13,4 +13,6 @@ export { textReport } from './reporters/text.js';
 export { jsonReport } from './reporters/json.js';
 export { sarifReport } from './reporters/sarif.js';
 export { githubReport } from './reporters/github.js';
+export { compactReport } from './reporters/compact.js';
+export { junitReport } from './reporters/junit.js';
 export { VERSION } from './version.js';

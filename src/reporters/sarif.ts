@@ -3,14 +3,28 @@
  * diagnostic with its region, related places as `relatedLocations`, and a simulation witness path
  * (the transitions of an over-budget or trapped run) as a `codeFlow`.
  */
-import { isAbsolute } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Related } from '../engine/diagnostic.js';
 import type { LintResult } from '../engine/run.js';
 import { VERSION } from '../version.js';
+import { ruleDocsDirectory, ruleDocsPath } from './docs.js';
 import { displayPath } from './paths.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/** The rule's documentation page as `help` (code scanning shows it with each alert), when the package has it. */
+function ruleHelp(code: string): { help?: { text: string; markdown: string } } {
+  const dir = ruleDocsDirectory();
+  if (dir === null) return {};
+  try {
+    const markdown = readFileSync(join(dir, `${code}.md`), 'utf8');
+    return { help: { text: `See ${ruleDocsPath(code)} (loopkit explain ${code}).`, markdown } };
+  } catch {
+    return {};
+  }
+}
 
 /** A SARIF artifact URI: relative paths stay relative (percent-encoded), absolute ones become file: URIs. */
 function uri(path: string): string {
@@ -59,7 +73,8 @@ export function sarifReport(lint: LintResult): string {
               name: r.code,
               shortDescription: { text: r.description },
               defaultConfiguration: { level: LEVEL[r.defaultSeverity] },
-              helpUri: `docs/rules/${r.code}.md`,
+              helpUri: ruleDocsPath(r.code),
+              ...ruleHelp(r.code),
               properties: { tags: [r.category] },
             })),
           },

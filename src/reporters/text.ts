@@ -6,6 +6,7 @@
 import { Chalk } from 'chalk';
 import type { Diagnostic } from '../engine/diagnostic.js';
 import type { LintResult } from '../engine/run.js';
+import { ruleDocsPath } from './docs.js';
 import { displayPath } from './paths.js';
 import type { ReportOptions } from './types.js';
 
@@ -34,6 +35,7 @@ export function textReport(result: LintResult, options: ReportOptions): string {
     out.push(`${location(root, d)}: ${sev(d)}: ${message}  ${c.dim(`[${d.code}]`)}`);
     if (d.help) out.push(c.dim(`    hint: ${d.help.replace(/\n/g, '\n          ')}`));
     for (const r of d.related ?? []) out.push(c.dim(`    at ${location(root, r)}: ${r.message}`));
+    if (options.docs && d.code !== 'internal-error') out.push(c.dim(`    docs: ${ruleDocsPath(d.code)} · loopkit explain ${d.code}`));
   }
   if (out.length > 0) out.push('');
   const status = result.errors > 0 ? c.bold.red('FAIL') : c.bold.green('PASS');

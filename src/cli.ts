@@ -21,6 +21,7 @@ import { ProjectError } from './parse/errors.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { FORMATS, renderReport, type Format } from './reporters/index.js';
 import { displayPath } from './reporters/paths.js';
+import { registerCommands } from './commands/index.js';
 import { emitReport, errorsOnly } from './commands/output.js';
 import { VERSION } from './version.js';
 
@@ -313,7 +314,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         exitCode = await runGraph(paths, opts, io);
       },
     );
-  for (const cmd of [check, graph]) {
+  const more = registerCommands(program, io, (code) => {
+    exitCode = code;
+  });
+  for (const cmd of [check, graph, ...more]) {
+    cmd.exitOverride();
     cmd.configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),

@@ -57,6 +57,11 @@ export interface RuleMeta<M extends string = string> {
   /** relation to the reference implementation v0.3.3 */
   reference: 'same' | 'improved' | 'new';
   /**
+   * `loopkit check --fix` can repair (some of) the rule's problems mechanically: the rule has a
+   * `fix` part (see FixPart). Absent means false.
+   */
+  fixable?: boolean;
+  /**
    * The rule reads the markdown files SKILL.md links to (reference files). They are read and
    * parsed only when an enabled rule says so.
    */

@@ -33,6 +33,8 @@ export interface CliIo {
   isTTY: boolean;
   /** the process is loopkit's own (bin/loopkit.js): process-wide settings may be tuned for it */
   ownProcess?: boolean;
+  /** ask the user a question in the terminal (absent when stdin or stdout is not a terminal) */
+  ask?: (question: string) => Promise<string>;
 }
 
 interface CheckOptions {

@@ -27,5 +27,15 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
       io.stdout(explain(code, colorEnabled(opts.color, io.env, io.isTTY)));
       exit(0);
     });
-  return [rules, explain];
+  const init = program
+    .command('init')
+    .description('write a commented .loopkit.yaml (and an example skill in a project without skills); never overwrites')
+    .argument('[dir]', 'the project directory (created when missing)', '.')
+    .option('--preset <name>', 'loop-language or agent-skills (default: the one that fits the project)')
+    .option('-y, --yes', 'do not ask before writing (for scripts)')
+    .action(async (dir: string, opts: { preset?: string; yes?: boolean }) => {
+      const { runInit } = await import('./init.js');
+      exit(await runInit(dir, opts, io));
+    });
+  return [rules, explain, init];
 }

@@ -13,6 +13,12 @@ export function ruleDocsPath(code: string): string {
 
 let docsDir: string | null | undefined;
 
+/** The root directory of the running loopkit package (the one holding docs/rules), or null. */
+export function packageRoot(): string | null {
+  const dir = ruleDocsDirectory();
+  return dir === null ? null : dirname(dirname(dir));
+}
+
 /**
  * The absolute `docs/rules` directory of the running loopkit: the nearest one above this module
  * (dist/, dist/chunks/ or src/reporters/), or null when the package has none.

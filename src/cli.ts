@@ -43,6 +43,8 @@ interface CheckOptions {
   quiet?: boolean;
   outputFile?: string;
   docs?: boolean;
+  fix?: boolean;
+  fixDryRun?: boolean;
   verbose?: boolean;
   color?: boolean;
   rule?: string[];
@@ -203,7 +205,14 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
     .filter((r) => r !== '');
   let result: LintResult;
   try {
-    result = await lint({ root, only: rulesOnly, ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) });
+    const options = { root, only: rulesOnly, ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) };
+    if (opts.fix || opts.fixDryRun) {
+      if (opts.fix && opts.fixDryRun) throw new UsageError('--fix and --fix-dry-run exclude each other');
+      const { namedFiles, runFix } = await import('./commands/fix.js');
+      const fixed = await runFix(options, namedFiles(paths, root, process.cwd()), opts.fixDryRun === true, io, opts.quiet === true);
+      if (fixed.result === undefined) return fixed.exitCode ?? 0;
+      result = fixed.result;
+    } else result = await lint(options);
   } catch (e) {
     return configFailure(e, root, io);
   }
@@ -266,6 +275,8 @@ function addCheckOptions(cmd: Command): Command {
       [] as string[],
     )
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
+    .option('--fix', 'repair the mechanical problems (section order, missing section headings, frontmatter syntax) in place')
+    .option('--fix-dry-run', 'show what --fix would change as a diff, and change nothing (exit 1 when there is something to fix)')
     .option('--timing', 'print where the time went (start-up, discovery, parse, extract, graph, rules, report) on stderr');
 }
 

@@ -13,7 +13,10 @@
 import type { Config } from '../config/schema.js';
 import type { StateGraph } from '../graph/graph.js';
 import type { FileFacts, FileKind, Project, Skill, SourceFile } from '../model/types.js';
+import type { TextEdit } from '../util/edits.js';
 import type { Related, Severity } from './diagnostic.js';
+
+export type { TextEdit };
 
 export type RuleCategory =
   | 'config'
@@ -122,12 +125,48 @@ export interface FilePart<M extends string, D> {
   check(ctx: FileRuleContext<M>): D | undefined | void;
 }
 
+/** A problem of the rule in the file being fixed, as the check reported it. */
+export interface FixProblem<M extends string> {
+  messageId: M;
+  /** the values of the message template */
+  data: Readonly<Record<string, string | number>>;
+  /** where it was reported, in the file as it was checked (earlier passes of --fix may have moved it) */
+  line: number | null;
+  column: number | null;
+}
+
+export interface FixContext<M extends string = string> {
+  /** the file as it is now (after the edits of earlier passes): text, line table and mdast tree */
+  readonly file: SourceFile;
+  readonly kind: FileKind;
+  readonly facts: FileFacts;
+  readonly config: Config;
+  /** the rule's problems in this file that its fix part repairs (never empty) */
+  readonly problems: readonly FixProblem<M>[];
+}
+
+/**
+ * `loopkit check --fix`: repairs problems of the rule that are purely mechanical (moving sections,
+ * adding a placeholder heading, rewriting a value's syntax), never prose. `fix` returns the edits
+ * for the file as it is now, and returns none once there is nothing left to do (passes repeat
+ * until no rule has edits). The engine checks the result: a file whose fix does not remove the
+ * problems, or breaks its parse, is left as it was.
+ */
+export interface FixPart<M extends string> {
+  kinds: readonly FileKind[];
+  /** the messages the part repairs (default: every message of the rule) */
+  messages?: readonly NoInfer<M>[];
+  fix(ctx: FixContext<M>): TextEdit[] | Promise<TextEdit[]>;
+}
+
 export interface Rule<M extends string = string, D = unknown> {
   meta: RuleMeta<M>;
   /** the per-file part (see the module comment) */
   file?: FilePart<M, D>;
   /** the project part */
   check?(ctx: RuleContext<M, D>): void;
+  /** the fix part (meta.fixable), see FixPart */
+  fix?: FixPart<M>;
 }
 
 /** Identity at runtime; gives messageId and data type checking in rule modules. */

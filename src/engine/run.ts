@@ -31,6 +31,8 @@ export interface LintOptions extends RunnerOptions {
   only?: readonly string[];
   /** check with this preset instead of the config's `extends` (or the one chosen by the project's shape) */
   preset?: string;
+  /** file texts to check instead of what is on disk (project-relative path → text), e.g. fixes not written yet */
+  overlay?: ReadonlyMap<string, string>;
 }
 
 export interface RuleStat {
@@ -215,6 +217,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       presets,
       references: enabled.some((r) => r.rule.meta.references === true),
       runner,
+      ...(options.overlay ? { overlay: options.overlay } : {}),
     });
   } finally {
     await runner.close();
@@ -293,6 +296,7 @@ function runRules(
         column: at.line == null ? null : (at.column ?? 1),
         messageId,
       };
+      if (data !== undefined) d.data = data;
       if (at.endLine != null) d.endLine = at.endLine;
       if (at.endColumn != null) d.endColumn = at.endColumn;
       if (skill !== undefined) d.skill = skill;

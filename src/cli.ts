@@ -22,6 +22,7 @@ import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { FORMATS, renderReport, type Format } from './reporters/index.js';
 import { displayPath } from './reporters/paths.js';
 import { registerCommands } from './commands/index.js';
+import { wantsBaseline, withBaseline } from './commands/baseline.js';
 import { emitReport, errorsOnly } from './commands/output.js';
 import { VERSION } from './version.js';
 
@@ -45,6 +46,8 @@ interface CheckOptions {
   docs?: boolean;
   fix?: boolean;
   fixDryRun?: boolean;
+  baseline?: string | false;
+  updateBaseline?: boolean;
   verbose?: boolean;
   color?: boolean;
   rule?: string[];
@@ -216,6 +219,7 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   } catch (e) {
     return configFailure(e, root, io);
   }
+  if (wantsBaseline(opts, result.project.root)) result = withBaseline(result, opts, io);
   const t0 = performance.now();
   if (result.presetNote && !opts.quiet) io.stderr(`loopkit: ${result.presetNote}\n`);
   if (opts.verbose) io.stderr(verboseReport(result));
@@ -277,6 +281,9 @@ function addCheckOptions(cmd: Command): Command {
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
     .option('--fix', 'repair the mechanical problems (section order, missing section headings, frontmatter syntax) in place')
     .option('--fix-dry-run', 'show what --fix would change as a diff, and change nothing (exit 1 when there is something to fix)')
+    .option('--baseline <file>', 'report only problems that this baseline does not record (default: .loopkit-baseline.json when it exists)')
+    .option('--no-baseline', 'ignore .loopkit-baseline.json')
+    .option('--update-baseline', "record today's problems in the baseline (--baseline file, else .loopkit-baseline.json)")
     .option('--timing', 'print where the time went (start-up, discovery, parse, extract, graph, rules, report) on stderr');
 }
 

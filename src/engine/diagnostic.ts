@@ -27,6 +27,8 @@ export interface Diagnostic {
   related?: Related[];
   /** which message template of the rule fired (for tests; not part of the reports) */
   messageId?: string;
+  /** the contract element the rule says the problem is about (for the baseline; not part of the reports) */
+  element?: string;
   /** the values filled into the message template (for --fix; not part of the reports) */
   data?: Readonly<Record<string, string | number>>;
 }

@@ -86,6 +86,12 @@ export interface ReportInput<M extends string> {
   at: Place;
   skill?: string;
   related?: Related[];
+  /**
+   * The contract element the problem is about, when the place does not say it (a missing section
+   * is reported at the heading it belongs before): the baseline records problems by element, not
+   * line. Default: the transition, section or key at the place (engine/baseline.ts).
+   */
+  element?: string;
 }
 
 export interface RuleContext<M extends string = string, D = unknown> {

@@ -64,6 +64,8 @@ export interface LintResult {
   diagnostics: Diagnostic[];
   /** diagnostics silenced by inline suppression comments */
   suppressed: number;
+  /** problems a baseline recorded, not reported (set when a baseline was applied) */
+  baselined?: number;
   verifications: number;
   errors: number;
   warnings: number;
@@ -326,7 +328,11 @@ function runRules(
           config: project.config,
           knownCodes,
           fileData: (path: string) => fileData(loaded, path, code),
-          report: (input) => emitted.push(make(input.messageId, input.data, input.at, input.skill, input.related)),
+          report: (input) => {
+            const d = make(input.messageId, input.data, input.at, input.skill, input.related);
+            if (input.element !== undefined) d.element = input.element;
+            emitted.push(d);
+          },
         });
       } catch (e) {
         emitted.push(crashed(code, { code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: project.skillsDir } }));

@@ -42,6 +42,7 @@ export function jsonReport(result: LintResult): string {
       info: result.info,
       verifications: result.verifications,
       suppressed: result.suppressed,
+      ...(result.baselined !== undefined ? { baselined: result.baselined } : {}),
     },
     version: VERSION,
     root,

@@ -44,7 +44,8 @@ export function textReport(result: LintResult, options: ReportOptions): string {
     result.warnings > 0 ? c.yellow(plural(result.warnings, 'warning')) : plural(result.warnings, 'warning'),
     result.info > 0 ? c.blue(`${result.info} info`) : `${result.info} info`,
   ].join(', ');
-  const suppressed = result.suppressed > 0 ? c.dim(` (${result.suppressed} suppressed)`) : '';
+  const notes = [result.suppressed > 0 ? `${result.suppressed} suppressed` : '', result.baselined ? `${result.baselined} in baseline` : ''];
+  const suppressed = notes.some(Boolean) ? c.dim(` (${notes.filter(Boolean).join(', ')})`) : '';
   out.push(
     `${status}  ${counts}${suppressed}  ${c.dim('·')}  ${plural(result.project.skills.length, 'skill')}, ${plural(result.verifications, 'verification')}`,
   );

@@ -42,6 +42,7 @@ export default defineRule({
             ? { file: loop.file.path, line: before.line, column: before.column }
             : { file: loop.file.path, line: loop.lastTextLine, column: 1 },
           skill: skill.name,
+          element: `missing section ${c.name}`,
         });
       }
     });

@@ -42,7 +42,13 @@ export default defineRule({
         }
       }
       if (needSection && !hasSkillSection(skill, ['Description'])) {
-        report({ messageId: 'section', data: { skill: skill.name }, at: { file, ...bodyStartPlace(skill) }, skill: skill.name });
+        report({
+          messageId: 'section',
+          data: { skill: skill.name },
+          at: { file, ...bodyStartPlace(skill) },
+          skill: skill.name,
+          element: 'missing section Description',
+        });
       }
     }
   },

@@ -28,6 +28,7 @@ export default defineRule({
         data: { skill: skill.name },
         at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
         skill: skill.name,
+        element: 'missing section Rules',
       });
     }
   },

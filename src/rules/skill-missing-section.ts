@@ -32,6 +32,7 @@ export default defineRule({
           data: { skill: skill.name, section, config: configFile },
           at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
           skill: skill.name,
+          element: `missing section ${section}`,
         });
       }
     }

@@ -29,6 +29,7 @@ export default defineRule({
         data: { skill: skill.name, aliases: aliases.join(', ') },
         at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
         skill: skill.name,
+        element: 'missing section State Model',
       });
     }
   },

@@ -9,6 +9,8 @@ export { loadConfig, parseConfigText, ConfigError } from './config/load.js';
 export { configSchema, defaultConfig, type Config } from './config/schema.js';
 export { rules } from './rules/index.js';
 export { buildGraph, type StateGraph } from './graph/graph.js';
+export { computeFixes, type FixRun, type FileFix } from './engine/fix.js';
+export { applyBaseline, createBaseline, type Baseline, type BaselineEntry } from './engine/baseline.js';
 export { textReport } from './reporters/text.js';
 export { jsonReport } from './reporters/json.js';
 export { sarifReport } from './reporters/sarif.js';

@@ -130,14 +130,16 @@ export async function runInit(dirArg: string | undefined, opts: InitOptions, io:
     }
   }
   const check = dir === '.' ? 'loopkit check' : `loopkit check ${dir}`;
+  const width = Math.max(check.length, 'loopkit rules'.length) + 2;
+  const column = (s: string) => s.padEnd(width);
   io.stdout(
     [
       `Created ${shown(CONFIG_FILE)} with preset ${plan.preset} (${plan.why})`,
       ...names.filter((f) => f !== CONFIG_FILE).map((f) => `Created ${shown(f)}`),
       '',
       'Next:',
-      `  ${check.padEnd(28)} verify the skills`,
-      `  ${'loopkit rules'.padEnd(28)} the rules, and \`loopkit explain <code>\` for one`,
+      `  ${column(check)}verify the skills`,
+      `  ${column('loopkit rules')}the rules, and \`loopkit explain <code>\` for one`,
       '',
     ].join('\n'),
   );

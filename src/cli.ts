@@ -24,12 +24,18 @@ import { ProjectError } from './parse/errors.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { graphView, machineDiagnostics } from './reporters/graph-view.js';
 import { displayPath } from './reporters/paths.js';
+import { registerCommands } from './commands/index.js';
+import { wantsBaseline, withBaseline } from './commands/baseline.js';
 import { closest } from './util/closest.js';
 import { VERSION } from './version.js';
 
 export { colorEnabled, type CliIo } from './commands/output.js';
 
 interface CheckOptions extends OutputOptions {
+  fix?: boolean;
+  fixDryRun?: boolean;
+  baseline?: string | false;
+  updateBaseline?: boolean;
   verbose?: boolean;
   rule?: string[];
   cache?: boolean;
@@ -175,12 +181,20 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
     .filter((r) => r !== '');
   let result: LintResult;
   try {
-    result = await lint({ root, only: rulesOnly, ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) });
+    const options = { root, only: rulesOnly, ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) };
+    if (opts.fix || opts.fixDryRun) {
+      if (opts.fix && opts.fixDryRun) throw new UsageError('--fix and --fix-dry-run exclude each other');
+      const { namedFiles, runFix } = await import('./commands/fix.js');
+      const fixed = await runFix(options, namedFiles(paths, root, process.cwd()), opts.fixDryRun === true, io, opts.quiet === true);
+      if (fixed.result === undefined) return fixed.exitCode ?? 0;
+      result = fixed.result;
+    } else result = await lint(options);
   } catch (e) {
     return configFailure(e, root, io);
   }
+  if (wantsBaseline(opts, result.project.root)) result = withBaseline(result, opts, io);
   const t0 = performance.now();
-  if (result.presetNote) io.stderr(`loopkit: ${result.presetNote}\n`);
+  if (result.presetNote && !opts.quiet) io.stderr(`loopkit: ${result.presetNote}\n`);
   if (opts.verbose) io.stderr(verboseReport(result));
   const code = printReport(result, opts, io);
   if (opts.timing) io.stderr(timingReport(result, startup, performance.now() - t0));
@@ -237,6 +251,11 @@ function addCheckOptions(cmd: Command): Command {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
+    .option('--fix', 'repair the mechanical problems (section order, missing section headings, frontmatter syntax) in place')
+    .option('--fix-dry-run', 'show what --fix would change as a diff, and change nothing (exit 1 when there is something to fix)')
+    .option('--baseline <file>', 'report only problems that this baseline does not record (default: .loopkit-baseline.json when it exists)')
+    .option('--no-baseline', 'ignore .loopkit-baseline.json')
+    .option('--update-baseline', "record today's problems in the baseline (--baseline file, else .loopkit-baseline.json)")
     .option('--timing', 'print where the time went (start-up, discovery, parse, extract, graph, rules, report) on stderr');
 }
 
@@ -308,7 +327,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .action(async (file: string, opts: TraceOptions) => {
       exitCode = await runTrace(file, opts, io);
     });
-  for (const cmd of [check, graph, state, trace]) {
+  const more = registerCommands(program, io, (code) => {
+    exitCode = code;
+  });
+  for (const cmd of [check, graph, state, trace, ...more]) {
+    cmd.exitOverride();
     cmd.configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),

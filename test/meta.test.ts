@@ -68,6 +68,15 @@ describe('rule set', () => {
     for (const f of runtimeFixtureCodes()) expect(codes.has(f), `fixtures/runtime/${f}`).toBe(true);
   });
 
+  it('a rule is fixable exactly when it has a fix part, and its page says what --fix does', () => {
+    for (const r of rules) {
+      expect(r.meta.fixable === true, `${r.meta.code}: meta.fixable and the fix part`).toBe(r.fix !== undefined);
+      const text = readFileSync(join(DOCS, `${r.meta.code}.md`), 'utf8');
+      expect(text.includes('\n## Fix\n'), `${r.meta.code}.md: a '## Fix' section exactly when fixable`).toBe(r.meta.fixable === true);
+      if (r.meta.fixable) expect(text).toContain('--fix');
+    }
+  });
+
   it('every fixture folder belongs to a rule', () => {
     const codes = new Set(rules.map((r) => r.meta.code));
     for (const f of ruleFixtureCodes()) expect(codes.has(f), `fixtures/rules/${f}`).toBe(true);

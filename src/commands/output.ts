@@ -1,14 +1,16 @@
-/** What every command prints the same way: colour, report formats, a broken configuration, exit codes. */
+/**
+ * What every checking command prints the same way: colour, report formats, where a report goes
+ * (`--output-file`, else stdout), what `--quiet` leaves in it, a broken configuration, exit codes.
+ */
 import { Option, type Command } from 'commander';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import { compareDiagnostics, type Diagnostic } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
 import type { RuleMeta } from '../engine/rule.js';
-import { githubReport } from '../reporters/github.js';
-import { jsonReport } from '../reporters/json.js';
+import { FORMATS, renderReport, type Format } from '../reporters/index.js';
 import { displayPath } from '../reporters/paths.js';
-import { sarifReport } from '../reporters/sarif.js';
-import { textReport } from '../reporters/text.js';
 import type { Report } from '../reporters/types.js';
 
 /** Where a command writes, and what it knows of its process (the CLI passes the real ones; tests their own). */
@@ -20,23 +22,29 @@ export interface CliIo {
   isTTY: boolean;
   /** the process is loopkit's own (bin/loopkit.js): process-wide settings may be tuned for it */
   ownProcess?: boolean;
+  /** ask the user a question in the terminal (absent when stdin or stdout is not a terminal) */
+  ask?: (question: string) => Promise<string>;
 }
-
-export type ReportFormat = 'text' | 'json' | 'github' | 'sarif';
 
 /** The output options every checking command takes. */
 export interface OutputOptions {
   json?: boolean;
-  format?: ReportFormat;
+  format?: Format;
   color?: boolean;
   maxWarnings?: string;
+  quiet?: boolean;
+  outputFile?: string;
+  docs?: boolean;
 }
 
-/** The output options every checking command takes: format, colour, --max-warnings. */
+/** The output options every checking command takes: format, where the report goes, --quiet, --docs, colour, --max-warnings. */
 export function addOutputOptions(cmd: Command): Command {
   return cmd
     .option('--json', 'print the JSON report (same as --format json)')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS))
+    .option('-q, --quiet', 'report errors only (warnings and info are not shown)')
+    .option('-o, --output-file <path>', 'write the report to this file instead of stdout')
+    .option('--docs', "show each problem's documentation page (text format)")
     .option('--color', 'force coloured output')
     .option('--no-color', 'disable coloured output (also NO_COLOR=1)')
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings');
@@ -66,14 +74,17 @@ export function maxWarnings(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-/** Print a report in the chosen format; the exit code as for `check` (1 for errors or too many warnings). */
+/**
+ * Print a report in the chosen format (to --output-file when given; errors only with --quiet); the
+ * exit code as for `check` (1 for errors or too many warnings: --quiet hides warnings, they still count).
+ */
 export function printReport(report: Report, opts: OutputOptions, io: CliIo): number {
   const limit = maxWarnings(opts.maxWarnings);
   const format = opts.json ? 'json' : (opts.format ?? 'text');
-  if (format === 'json') io.stdout(jsonReport(report));
-  else if (format === 'github') io.stdout(githubReport(report));
-  else if (format === 'sarif') io.stdout(sarifReport(report));
-  else io.stdout(textReport(report, { color: colorEnabled(opts.color, io.env, io.isTTY) }));
+  // a report written to a file is never coloured
+  const color = opts.outputFile === undefined && colorEnabled(opts.color, io.env, io.isTTY);
+  const shown = opts.quiet ? errorsOnly(report) : report;
+  emitReport(renderReport(format, shown, { color, docs: opts.docs === true }), opts.outputFile, io.stdout);
   if (report.errors > 0) return 1;
   if (limit !== undefined && report.warnings > limit) {
     io.stderr(`loopkit: ${report.warnings} warnings exceed --max-warnings ${limit}\n`);
@@ -89,12 +100,14 @@ export function runtimeReport(
   rules: readonly RuleMeta[],
   verifications: number,
   counted: string,
+  files: readonly string[],
 ): Report {
   diagnostics.sort(compareDiagnostics);
   const count = (s: Diagnostic['severity']) => diagnostics.filter((d) => d.severity === s).length;
   return {
     project,
     diagnostics,
+    files,
     suppressed: 0,
     verifications,
     errors: count('error'),
@@ -115,4 +128,25 @@ export async function runCommand(check: () => Promise<Report>, root: string, opt
     return configFailure(e, root, io);
   }
   return printReport(report, opts, io);
+}
+
+/** `--quiet`: errors only (the warnings and info found are neither shown nor counted in the report). */
+export function errorsOnly<R extends Report>(result: R): R {
+  return { ...result, diagnostics: result.diagnostics.filter((d) => d.severity === 'error'), warnings: 0, info: 0 };
+}
+
+/** Write a report to `file` (relative to the working directory; parent directories are created), or to stdout. */
+export function emitReport(text: string, file: string | undefined, stdout: (s: string) => void): void {
+  if (file === undefined) {
+    stdout(text);
+    return;
+  }
+  const abs = resolve(file);
+  try {
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, text);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(`cannot write --output-file ${file}: ${err.code === 'EISDIR' ? 'it is a directory' : err.message}`);
+  }
 }

@@ -74,7 +74,7 @@ export async function checkState(file: string, opts: Pick<StateOptions, 'skill' 
   const checked = checkStateFile({ skill, schema, file: path, format, parsed: await parseStateText(read.text, format) });
   const diagnostics = [...result.diagnostics.filter((d) => d.skill === skill.name), ...checked.diagnostics];
   const counted = `${checked.checked} value${checked.checked === 1 ? '' : 's'} checked against the Loop State Schema of ${skill.name}`;
-  return runtimeReport(result.project, diagnostics, [...result.rules, ...STATE_FILE_CODES], checked.checked, counted);
+  return runtimeReport(result.project, diagnostics, [...result.rules, ...STATE_FILE_CODES], checked.checked, counted, [path]);
 }
 
 export function runState(file: string, opts: StateOptions, io: CliIo): Promise<number> {

@@ -50,6 +50,7 @@ export async function checkTrace(file: string, opts: Pick<TraceOptions, 'skill' 
     TRACE_CODES,
     result.steps,
     `${plural(result.steps, 'step')} checked against ${against}`,
+    [projectPath(project, file)],
   );
 }
 

@@ -24,6 +24,16 @@ export const DEFAULT_LOOP_STATE_FILES = [
   { path: 'docs/iteration-board.loop.md', description: 'iteration governance tracking' },
 ];
 
+/**
+ * What a field that is preprocessed before validation accepts as written in the YAML file (an empty
+ * value, a number for a string …). zod cannot see through a preprocess function, so each one
+ * registers its input here; the JSON Schema of `.loopkit.yaml` (src/dev/json-schema.ts) is
+ * generated from these schemas and the rest of the zod schema.
+ */
+export const writtenAs = z.registry<{ input: unknown }>();
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
 /** A string field: an empty YAML value (`key:`) is the empty string; a number is its text. */
 const str = (def: string) =>
   z
@@ -31,6 +41,7 @@ const str = (def: string) =>
       (v) => (v === null ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
       z.string({ error: (iss) => `expected a string, got ${shown(iss.input)}` }),
     )
+    .register(writtenAs, { input: z.union([scalar, z.null()]) })
     .default(def);
 
 /** A list of strings: an empty YAML value (`key:`) is the empty list. */
@@ -43,6 +54,7 @@ const strList = (def: readonly string[]) =>
         { error: 'expected a list of strings' },
       ),
     )
+    .register(writtenAs, { input: z.union([z.array(scalar), z.null()]) })
     .default([...def]);
 
 const shown = (v: unknown) => (typeof v === 'string' ? `'${v}'` : (JSON.stringify(v) ?? String(v)));
@@ -82,6 +94,7 @@ const pathList = (def: readonly string[]) =>
         error: 'expected a path, a glob, or a list of them',
       }),
     )
+    .register(writtenAs, { input: z.union([z.string(), z.number(), z.null(), z.array(z.union([z.string(), z.number(), z.null()]))]) })
     .default([...def]);
 
 const configObject = z.object({
@@ -91,6 +104,9 @@ const configObject = z.object({
       (v) => (typeof v === 'string' ? [v] : v === null ? [] : v),
       z.array(z.string({ error: 'expected a preset name (string)' }), { error: 'expected a preset name or a list of them' }),
     )
+    .register(writtenAs, {
+      input: z.union([z.enum(PRESET_NAMES as [string, ...string[]]), z.array(z.enum(PRESET_NAMES as [string, ...string[]])), z.null()]),
+    })
     .default([]),
   skills_dir: pathList(['skills/']),
   max_iterations: z
@@ -106,6 +122,7 @@ const configObject = z.object({
   state_model_aliases: strList(DEFAULT_STATE_MODEL_ALIASES),
   enforced_states: z
     .preprocess((v) => (v === null ? [] : v), z.array(enforcedState, { error: 'expected a list of {name, agent, description} entries' }))
+    .register(writtenAs, { input: z.union([z.array(enforcedState), z.null()]) })
     .default([]),
   deskcheck_enabled: bool,
   deskcheck_state: str(''),
@@ -128,9 +145,11 @@ const configObject = z.object({
         { error: 'expected a map of rule code to off | info | warning | error' },
       ),
     )
+    .register(writtenAs, { input: z.union([z.record(z.string(), z.enum(SEVERITY_SETTINGS)), z.null()]) })
     .default({}),
   loop_state_files: z
     .preprocess((v) => (v === null ? [] : v), z.array(stateFile, { error: 'expected a list of {path, description} entries' }))
+    .register(writtenAs, { input: z.union([z.array(stateFile), z.null()]) })
     .default(DEFAULT_LOOP_STATE_FILES.map((f) => ({ ...f }))),
 });
 
@@ -171,6 +190,9 @@ export const configSchema = configObject.superRefine((c, ctx) => {
 
 export type Config = z.output<typeof configSchema>;
 export type EnforcedState = Config['enforced_states'][number];
+
+/** The object schema without the cross-field checks (for the JSON Schema). */
+export const configFields = configObject;
 
 /** The known top-level keys (for unknown-key warnings). */
 export const CONFIG_KEYS: readonly string[] = Object.keys(configObject.shape);

@@ -9,9 +9,11 @@ export function rulesTable(rules: readonly Rule[]): string {
     .sort((a, b) => a.meta.category.localeCompare(b.meta.category) || a.meta.code.localeCompare(b.meta.code))
     .map((r) => {
       const aliases = r.meta.aliases?.length ? ` (alias: ${r.meta.aliases.map((a) => `\`${a}\``).join(', ')})` : '';
-      return `| [\`${r.meta.code}\`](docs/rules/${r.meta.code}.md)${aliases} | ${r.meta.defaultSeverity} | ${r.meta.category} | ${r.meta.reference} | ${r.meta.description} |`;
+      return `| [\`${r.meta.code}\`](docs/rules/${r.meta.code}.md)${aliases} | ${r.meta.defaultSeverity} | ${r.meta.category} | ${r.meta.fixable ? 'fix' : ''} | ${r.meta.reference} | ${r.meta.description} |`;
     });
-  return [TABLE_START, '| code | default | category | vs 0.3.3 | checks |', '|---|---|---|---|---|', ...rows, TABLE_END].join('\n');
+  return [TABLE_START, '| code | default | category | --fix | vs 0.3.3 | checks |', '|---|---|---|---|---|---|', ...rows, TABLE_END].join(
+    '\n',
+  );
 }
 
 /** Replace the generated table inside a README text. */

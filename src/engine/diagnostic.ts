@@ -33,6 +33,10 @@ export interface Diagnostic {
   pointer?: string;
   /** which message template of the rule fired (for tests; not part of the reports) */
   messageId?: string;
+  /** the contract element the rule says the problem is about (for the baseline; not part of the reports) */
+  element?: string;
+  /** the values filled into the message template (for --fix; not part of the reports) */
+  data?: Readonly<Record<string, string | number>>;
 }
 
 /** Fill `{name}` placeholders. Unknown placeholders are left as written. */

@@ -2,7 +2,7 @@
  * Reads a project: discovery, the files of every skill, the per-file phase (through a FileRunner:
  * inline, cached or on worker threads), and the Project model built from the extracted facts.
  */
-import { join, posix } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { DEFAULT_SKILLS_DIRS, discoverAll, resolveSkillsDirs } from '../discover/discover.js';
 import { declaredStates, localLinkPath } from '../model/skill.js';
@@ -102,6 +102,8 @@ export interface LoadProjectOptions {
   /** read the markdown files SKILL.md links to (only when an enabled rule needs them) */
   references: boolean;
   runner: FileRunner;
+  /** texts to read instead of the files on disk (project-relative path → text) */
+  overlay?: ReadonlyMap<string, string>;
 }
 
 export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProject> {
@@ -123,7 +125,10 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     const into = job.kind === 'script' ? scripts : markdown;
     await runner.add(job, (outcome) => into.set(job.path, outcome));
   };
+  const overlay = opts.overlay;
   const read = (abs: string) => {
+    const text = overlay?.get(relative(root, abs).split(sep).join('/'));
+    if (text !== undefined) return { text };
     const r0 = performance.now();
     const r = readText(abs);
     readMs += performance.now() - r0;

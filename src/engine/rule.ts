@@ -13,7 +13,10 @@
 import type { Config } from '../config/schema.js';
 import type { StateGraph } from '../graph/graph.js';
 import type { FileFacts, FileKind, Project, Skill, SourceFile } from '../model/types.js';
+import type { TextEdit } from '../util/edits.js';
 import type { Related, Severity } from './diagnostic.js';
+
+export type { TextEdit };
 
 export type RuleCategory =
   | 'config'
@@ -60,6 +63,11 @@ export interface RuleMeta<M extends string = string> {
   /** relation to the reference implementation v0.3.3 */
   reference: 'same' | 'improved' | 'new';
   /**
+   * `loopkit check --fix` can repair (some of) the rule's problems mechanically: the rule has a
+   * `fix` part (see FixPart). Absent means false.
+   */
+  fixable?: boolean;
+  /**
    * The rule reads the markdown files SKILL.md links to (reference files). They are read and
    * parsed only when an enabled rule says so.
    */
@@ -83,6 +91,12 @@ export interface ReportInput<M extends string> {
   related?: Related[];
   /** the states of the transition graph the problem is about (graph pictures mark them) */
   states?: readonly string[];
+  /**
+   * The contract element the problem is about, when the place does not say it (a missing section
+   * is reported at the heading it belongs before): the baseline records problems by element, not
+   * line. Default: the transition, section or key at the place (engine/baseline.ts).
+   */
+  element?: string;
 }
 
 export interface RuleContext<M extends string = string, D = unknown> {
@@ -122,12 +136,48 @@ export interface FilePart<M extends string, D> {
   check(ctx: FileRuleContext<M>): D | undefined | void;
 }
 
+/** A problem of the rule in the file being fixed, as the check reported it. */
+export interface FixProblem<M extends string> {
+  messageId: M;
+  /** the values of the message template */
+  data: Readonly<Record<string, string | number>>;
+  /** where it was reported, in the file as it was checked (earlier passes of --fix may have moved it) */
+  line: number | null;
+  column: number | null;
+}
+
+export interface FixContext<M extends string = string> {
+  /** the file as it is now (after the edits of earlier passes): text, line table and mdast tree */
+  readonly file: SourceFile;
+  readonly kind: FileKind;
+  readonly facts: FileFacts;
+  readonly config: Config;
+  /** the rule's problems in this file that its fix part repairs (never empty) */
+  readonly problems: readonly FixProblem<M>[];
+}
+
+/**
+ * `loopkit check --fix`: repairs problems of the rule that are purely mechanical (moving sections,
+ * adding a placeholder heading, rewriting a value's syntax), never prose. `fix` returns the edits
+ * for the file as it is now, and returns none once there is nothing left to do (passes repeat
+ * until no rule has edits). The engine checks the result: a file whose fix does not remove the
+ * problems, or breaks its parse, is left as it was.
+ */
+export interface FixPart<M extends string> {
+  kinds: readonly FileKind[];
+  /** the messages the part repairs (default: every message of the rule) */
+  messages?: readonly NoInfer<M>[];
+  fix(ctx: FixContext<M>): TextEdit[] | Promise<TextEdit[]>;
+}
+
 export interface Rule<M extends string = string, D = unknown> {
   meta: RuleMeta<M>;
   /** the per-file part (see the module comment) */
   file?: FilePart<M, D>;
   /** the project part */
   check?(ctx: RuleContext<M, D>): void;
+  /** the fix part (meta.fixable), see FixPart */
+  fix?: FixPart<M>;
 }
 
 /** Identity at runtime; gives messageId and data type checking in rule modules. */

@@ -31,6 +31,8 @@ export interface LintOptions extends RunnerOptions {
   only?: readonly string[];
   /** check with this preset instead of the config's `extends` (or the one chosen by the project's shape) */
   preset?: string;
+  /** file texts to check instead of what is on disk (project-relative path → text), e.g. fixes not written yet */
+  overlay?: ReadonlyMap<string, string>;
 }
 
 export interface RuleStat {
@@ -62,6 +64,8 @@ export interface LintResult {
   diagnostics: Diagnostic[];
   /** diagnostics silenced by inline suppression comments */
   suppressed: number;
+  /** problems a baseline recorded, not reported (set when a baseline was applied) */
+  baselined?: number;
   verifications: number;
   errors: number;
   warnings: number;
@@ -215,6 +219,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       presets,
       references: enabled.some((r) => r.rule.meta.references === true),
       runner,
+      ...(options.overlay ? { overlay: options.overlay } : {}),
     });
   } finally {
     await runner.close();
@@ -294,6 +299,7 @@ function runRules(
         column: at.line == null ? null : (at.column ?? 1),
         messageId,
       };
+      if (data !== undefined) d.data = data;
       if (at.endLine != null) d.endLine = at.endLine;
       if (at.endColumn != null) d.endColumn = at.endColumn;
       if (skill !== undefined) d.skill = skill;
@@ -324,7 +330,11 @@ function runRules(
           config: project.config,
           knownCodes,
           fileData: (path: string) => fileData(loaded, path, code),
-          report: (input) => emitted.push(make(input.messageId, input.data, input.at, input.skill, input.related, input.states)),
+          report: (input) => {
+            const d = make(input.messageId, input.data, input.at, input.skill, input.related, input.states);
+            if (input.element !== undefined) d.element = input.element;
+            emitted.push(d);
+          },
         });
       } catch (e) {
         emitted.push(crashed(code, { code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: project.skillsDir } }));

@@ -43,6 +43,7 @@ export function jsonReport(result: Report): string {
       info: result.info,
       verifications: result.verifications,
       suppressed: result.suppressed,
+      ...(result.baselined !== undefined ? { baselined: result.baselined } : {}),
     },
     version: VERSION,
     root,

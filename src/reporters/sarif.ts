@@ -4,14 +4,28 @@
  * problem (the related places that are numbered steps: an over-budget run, the way into a trap or a
  * dead end) as a `codeFlow`.
  */
-import { isAbsolute } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Related } from '../engine/diagnostic.js';
 import { VERSION } from '../version.js';
+import { ruleDocsDirectory, ruleDocsPath } from './docs.js';
 import { displayPath } from './paths.js';
 import type { Report } from './types.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/** The rule's documentation page as `help` (code scanning shows it with each alert), when the package has it. */
+function ruleHelp(code: string): { help?: { text: string; markdown: string } } {
+  const dir = ruleDocsDirectory();
+  if (dir === null) return {};
+  try {
+    const markdown = readFileSync(join(dir, `${code}.md`), 'utf8');
+    return { help: { text: `See ${ruleDocsPath(code)} (loopkit explain ${code}).`, markdown } };
+  } catch {
+    return {};
+  }
+}
 
 /** A SARIF artifact URI: relative paths stay relative (percent-encoded), absolute ones become file: URIs. */
 function uri(path: string): string {
@@ -63,7 +77,8 @@ export function sarifReport(lint: Report): string {
               name: r.code,
               shortDescription: { text: r.description },
               defaultConfiguration: { level: LEVEL[r.defaultSeverity] },
-              helpUri: `docs/rules/${r.code}.md`,
+              helpUri: ruleDocsPath(r.code),
+              ...ruleHelp(r.code),
               properties: { tags: [r.category] },
             })),
           },

@@ -5,6 +5,7 @@
  */
 import { Chalk } from 'chalk';
 import type { Diagnostic } from '../engine/diagnostic.js';
+import { ruleDocsPath } from './docs.js';
 import { displayPath } from './paths.js';
 import type { Report, ReportOptions } from './types.js';
 
@@ -33,6 +34,7 @@ export function textReport(result: Report, options: ReportOptions): string {
     out.push(`${location(root, d)}: ${sev(d)}: ${message}  ${c.dim(`[${d.code}]`)}`);
     if (d.help) out.push(c.dim(`    hint: ${d.help.replace(/\n/g, '\n          ')}`));
     for (const r of d.related ?? []) out.push(c.dim(`    at ${location(root, r)}: ${r.message}`));
+    if (options.docs && d.code !== 'internal-error') out.push(c.dim(`    docs: ${ruleDocsPath(d.code)} · loopkit explain ${d.code}`));
   }
   if (out.length > 0) out.push('');
   const status = result.errors > 0 ? c.bold.red('FAIL') : c.bold.green('PASS');
@@ -41,7 +43,8 @@ export function textReport(result: Report, options: ReportOptions): string {
     result.warnings > 0 ? c.yellow(plural(result.warnings, 'warning')) : plural(result.warnings, 'warning'),
     result.info > 0 ? c.blue(`${result.info} info`) : `${result.info} info`,
   ].join(', ');
-  const suppressed = result.suppressed > 0 ? c.dim(` (${result.suppressed} suppressed)`) : '';
+  const notes = [result.suppressed > 0 ? `${result.suppressed} suppressed` : '', result.baselined ? `${result.baselined} in baseline` : ''];
+  const suppressed = notes.some(Boolean) ? c.dim(` (${notes.filter(Boolean).join(', ')})`) : '';
   const counted = result.counted ?? `${plural(result.project.skills.length, 'skill')}, ${plural(result.verifications, 'verification')}`;
   out.push(`${status}  ${counts}${suppressed}  ${c.dim('·')}  ${counted}`);
   return `${out.join('\n')}\n`;

@@ -4,6 +4,8 @@ import type { Project } from '../model/types.js';
 
 export interface ReportOptions {
   color: boolean;
+  /** text: show each diagnostic's documentation link */
+  docs?: boolean;
 }
 
 /**
@@ -11,10 +13,14 @@ export interface ReportOptions {
  * runtime commands (`state`, `trace`) build one of their own.
  */
 export interface Report {
-  project: Pick<Project, 'displayRoot' | 'skills'>;
+  project: Pick<Project, 'displayRoot' | 'skills'> & Partial<Pick<Project, 'configFile' | 'readme'>>;
   diagnostics: readonly Diagnostic[];
   /** diagnostics silenced by inline suppression comments */
   suppressed: number;
+  /** diagnostics left out because the baseline records them (`check --baseline`) */
+  baselined?: number;
+  /** files the run read besides the project's own (a state file, a trace): JUnit lists each */
+  files?: readonly string[];
   verifications: number;
   errors: number;
   warnings: number;

@@ -1,4 +1,5 @@
 import { defineRule, forEachSkill } from '../engine/rule.js';
+import { insertSectionsEdits } from './lib/fix-sections.js';
 import { canonicalLoopSections } from './lib/loop-sections.js';
 
 export default defineRule({
@@ -9,6 +10,7 @@ export default defineRule({
     description: 'Require every section of canonical_loop_sections as an H2 heading in LOOP.md',
     scope: 'skill',
     reference: 'improved',
+    fixable: true,
     messages: {
       missing: {
         message: "LOOP.md for `{skill}` is missing required section '## {section}'",
@@ -40,8 +42,22 @@ export default defineRule({
             ? { file: loop.file.path, line: before.line, column: before.column }
             : { file: loop.file.path, line: loop.lastTextLine, column: 1 },
           skill: skill.name,
+          element: `missing section ${c.name}`,
         });
       }
     });
+  },
+  // --fix: each missing section as a placeholder heading where it belongs
+  fix: {
+    kinds: ['loop'],
+    fix({ file, facts, config, problems }) {
+      const canonical = canonicalLoopSections(config);
+      const indexOf = new Map(canonical.map((c) => [c.key, c.index]));
+      const sections = facts.loop?.sections ?? [];
+      const present = new Set(sections.map((s) => s.key));
+      const reported = new Set(problems.map((p) => String(p.data.section)));
+      const missing = canonical.filter((c) => !present.has(c.key) && reported.has(c.name));
+      return insertSectionsEdits(file, sections, missing, (key) => indexOf.get(key));
+    },
   },
 });

@@ -1,5 +1,6 @@
 import { defineRule, forEachSkill } from '../engine/rule.js';
 import type { Section } from '../model/types.js';
+import { reorderSectionsEdit } from './lib/fix-sections.js';
 import { canonicalLoopSections } from './lib/loop-sections.js';
 
 export default defineRule({
@@ -10,6 +11,7 @@ export default defineRule({
     description: 'Require the canonical sections of LOOP.md to appear in the order of canonical_loop_sections',
     scope: 'skill',
     reference: 'improved',
+    fixable: true,
     messages: {
       order: {
         message: 'LOOP.md for `{skill}` has sections in non-canonical order',
@@ -49,5 +51,13 @@ export default defineRule({
         if (!highest || index > highest.index) highest = { section: s, index };
       }
     });
+  },
+  // --fix: the canonical sections (each with the unknown sections that follow it) into canonical order
+  fix: {
+    kinds: ['loop'],
+    fix({ file, facts, config }) {
+      const indexOf = new Map(canonicalLoopSections(config).map((c) => [c.key, c.index]));
+      return reorderSectionsEdit(file, facts.loop?.sections ?? [], (key) => indexOf.get(key));
+    },
   },
 });

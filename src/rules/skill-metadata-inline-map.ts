@@ -9,6 +9,7 @@ export default defineRule({
     description: 'Require metadata to be a block map of indented sub-keys',
     scope: 'skill',
     reference: 'improved',
+    fixable: true,
     messages: {
       inline: {
         message: 'metadata should use indented sub-keys, not inline maps. Use:\n  metadata:\n    category: my-category',
@@ -32,5 +33,18 @@ export default defineRule({
         report({ messageId: 'notMap', data: { kind }, at, skill: skill.name });
       }
     }
+  },
+  // --fix: a flow map (`metadata: {a: b}`) becomes a block map, each entry as written
+  fix: {
+    kinds: ['skill'],
+    messages: ['inline'],
+    async fix({ file, facts }) {
+      const fm = facts.skill?.frontmatter;
+      const entry = fm?.entries.find((e) => e.key === 'metadata');
+      if (!fm || !entry || fm.endLine === null || fm.error) return [];
+      const { flowMapToBlock } = await import('./lib/yaml-flow-map.js');
+      const edit = flowMapToBlock(file, fm.endLine, 'metadata', entry.column);
+      return edit ? [edit] : [];
+    },
   },
 });

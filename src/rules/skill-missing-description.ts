@@ -1,4 +1,5 @@
 import { defineRule } from '../engine/rule.js';
+import { missingSkillSectionEdits } from './lib/fix-skill-sections.js';
 import { bodyStartPlace } from './lib/skill-places.js';
 import { hasSkillSection, requiredSkillSections } from './lib/skill-sections.js';
 
@@ -10,6 +11,7 @@ export default defineRule({
     description: 'Require a `## Description` section and a non-empty `description` frontmatter field in SKILL.md',
     scope: 'skill',
     reference: 'improved',
+    fixable: true,
     messages: {
       section: {
         message: "Skill `{skill}` is missing '## Description' section",
@@ -40,8 +42,20 @@ export default defineRule({
         }
       }
       if (needSection && !hasSkillSection(skill, ['Description'])) {
-        report({ messageId: 'section', data: { skill: skill.name }, at: { file, ...bodyStartPlace(skill) }, skill: skill.name });
+        report({
+          messageId: 'section',
+          data: { skill: skill.name },
+          at: { file, ...bodyStartPlace(skill) },
+          skill: skill.name,
+          element: 'missing section Description',
+        });
       }
     }
+  },
+  // --fix: a placeholder '## Description' at its canonical place (the frontmatter field is prose: not fixed)
+  fix: {
+    kinds: ['skill'],
+    messages: ['section'],
+    fix: ({ file, facts, config }) => missingSkillSectionEdits(file, facts, config, (c) => c.role === 'description'),
   },
 });

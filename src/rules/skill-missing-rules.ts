@@ -1,4 +1,5 @@
 import { defineRule } from '../engine/rule.js';
+import { missingSkillSectionEdits } from './lib/fix-skill-sections.js';
 import { bodyStartPlace } from './lib/skill-places.js';
 import { hasSkillSection, requiredSkillSections } from './lib/skill-sections.js';
 
@@ -10,6 +11,7 @@ export default defineRule({
     description: 'Require a `## Rules` section in SKILL.md',
     scope: 'skill',
     reference: 'improved',
+    fixable: true,
     messages: {
       missing: {
         message: "Skill `{skill}` is missing '## Rules' section",
@@ -26,7 +28,13 @@ export default defineRule({
         data: { skill: skill.name },
         at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
         skill: skill.name,
+        element: 'missing section Rules',
       });
     }
+  },
+  // --fix: a placeholder '## Rules' where canonical_skill_sections puts it
+  fix: {
+    kinds: ['skill'],
+    fix: ({ file, facts, config }) => missingSkillSectionEdits(file, facts, config, (c) => c.role === 'rules'),
   },
 });

@@ -1,5 +1,6 @@
 import { CONFIG_FILE } from '../config/errors.js';
 import { defineRule } from '../engine/rule.js';
+import { missingSkillSectionEdits } from './lib/fix-skill-sections.js';
 import { bodyStartPlace } from './lib/skill-places.js';
 import { hasSkillSection, requiredSkillSections } from './lib/skill-sections.js';
 
@@ -11,6 +12,7 @@ export default defineRule({
     description: 'Require the extra SKILL.md sections listed in `canonical_skill_sections`',
     scope: 'skill',
     reference: 'new',
+    fixable: true,
     messages: {
       missing: {
         message: "Skill `{skill}` is missing '## {section}' section",
@@ -30,8 +32,17 @@ export default defineRule({
           data: { skill: skill.name, section, config: configFile },
           at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
           skill: skill.name,
+          element: `missing section ${section}`,
         });
       }
     }
+  },
+  // --fix: a placeholder for each missing section at its canonical place
+  fix: {
+    kinds: ['skill'],
+    fix({ file, facts, config, problems }) {
+      const reported = new Set(problems.map((p) => String(p.data.section)));
+      return missingSkillSectionEdits(file, facts, config, (c) => c.role === 'other' && reported.has(c.name));
+    },
   },
 });

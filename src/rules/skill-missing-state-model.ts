@@ -1,4 +1,5 @@
 import { defineRule } from '../engine/rule.js';
+import { missingSkillSectionEdits } from './lib/fix-skill-sections.js';
 import { bodyStartPlace } from './lib/skill-places.js';
 import { hasSkillSection, requiredSkillSections } from './lib/skill-sections.js';
 
@@ -10,6 +11,7 @@ export default defineRule({
     description: 'Require a state model section (`## State Model` or one of its aliases) in SKILL.md',
     scope: 'skill',
     reference: 'improved',
+    fixable: true,
     messages: {
       missing: {
         message: 'Skill `{skill}` is missing a state model section. Expected one of: {aliases}',
@@ -27,7 +29,13 @@ export default defineRule({
         data: { skill: skill.name, aliases: aliases.join(', ') },
         at: { file: skill.skillFile.path, ...bodyStartPlace(skill) },
         skill: skill.name,
+        element: 'missing section State Model',
       });
     }
+  },
+  // --fix: a placeholder state model section (named as canonical_skill_sections names it) at its canonical place
+  fix: {
+    kinds: ['skill'],
+    fix: ({ file, facts, config }) => missingSkillSectionEdits(file, facts, config, (c) => c.role === 'stateModel'),
   },
 });

@@ -1,0 +1,46 @@
+/** `loopkit explain <code>`: a rule's documentation page (docs/rules/<code>.md of the package) in the terminal. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../engine/errors.js';
+import { ruleIndex } from '../engine/run.js';
+import { ruleDocsDirectory } from '../reporters/docs.js';
+import { renderMarkdown } from '../reporters/terminal-markdown.js';
+import { closest } from '../util/closest.js';
+
+/** The code a name means (a code or an alias), or a UsageError with a suggestion. */
+export function resolveCode(name: string): string {
+  const index = ruleIndex();
+  const rule = index.get(name) ?? index.get(name.toLowerCase());
+  if (rule) return rule.meta.code;
+  const names = [...index.keys()];
+  const guess = closest(name, names);
+  if (guess) throw new UsageError(`unknown rule '${name}'; did you mean '${guess}'?`);
+  const word = name.toLowerCase();
+  const containing = [...new Set([...index.values()].map((r) => r.meta.code))].filter((c) => c.includes(word));
+  if (containing.length > 0 && word.length >= 3) {
+    throw new UsageError(`unknown rule '${name}'; rules whose code contains '${word}': ${containing.join(', ')}`);
+  }
+  throw new UsageError(`unknown rule '${name}' (loopkit rules lists every code)`);
+}
+
+export function explain(name: string, color: boolean): string {
+  const code = resolveCode(name);
+  const dir = ruleDocsDirectory();
+  let markdown: string;
+  try {
+    if (dir === null) throw new Error('no docs/rules directory');
+    markdown = readFileSync(join(dir, `${code}.md`), 'utf8');
+  } catch (e) {
+    throw new UsageError(`the documentation of ${code} is missing from this installation of loopkit (${(e as Error).message})`);
+  }
+  const codes = new Set([...ruleIndex().values()].map((r) => r.meta.code));
+  return renderMarkdown(markdown, {
+    color,
+    link: (target) => {
+      const page = /^(?:\.\/)?([a-z0-9-]+)\.md(#.*)?$/u.exec(target);
+      if (page && codes.has(page[1]!)) return `loopkit explain ${page[1]}`;
+      if (target.startsWith('../')) return `docs/${target.slice(3)}`;
+      return target;
+    },
+  });
+}

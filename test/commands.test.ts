@@ -1,0 +1,88 @@
+/** loopkit rules and loopkit explain, end to end. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../src/rules/index.js';
+import { noStack, ROOT, run } from './helpers/cli.js';
+
+describe('loopkit rules', () => {
+  it('lists every code with its default severity, category, fixability and description', () => {
+    const r = run(['rules']);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^code +default +category +fix +checks$/u);
+    for (const rule of rules) {
+      const line = lines.find((l) => l.startsWith(`${rule.meta.code} `));
+      expect(line, rule.meta.code).toBeDefined();
+      expect(line).toContain(` ${rule.meta.defaultSeverity} `);
+      expect(line).toContain(` ${rule.meta.category} `);
+      expect(line!.endsWith(rule.meta.description)).toBe(true);
+      expect(/ {2}fix {2}/u.test(line!)).toBe(rule.meta.fixable === true);
+    }
+    expect(r.stdout).toContain(`${rules.length} rules, ${rules.filter((x) => x.meta.fixable).length} fixable with --fix`);
+    expect(run(['rules']).stdout).toBe(r.stdout);
+  });
+
+  it('--json: one object per rule', () => {
+    const list = JSON.parse(run(['rules', '--json']).stdout) as {
+      code: string;
+      aliases: string[];
+      defaultSeverity: string;
+      category: string;
+      fixable: boolean;
+      description: string;
+      docs: string;
+    }[];
+    expect(list.map((x) => x.code)).toEqual(rules.map((x) => x.meta.code));
+    const halt = list.find((x) => x.code === 'loop-unknown-halt')!;
+    expect(halt).toMatchObject({
+      aliases: ['loop-unknown-halt-reason'],
+      defaultSeverity: 'warning',
+      category: 'language',
+      docs: 'docs/rules/loop-unknown-halt.md',
+    });
+    for (const x of list) expect(typeof x.fixable).toBe('boolean');
+  });
+});
+
+describe('loopkit explain', () => {
+  it("renders the rule's page: headings without marks, tables as columns, code indented, rule links as commands", () => {
+    const r = run(['explain', 'loop-section-order']);
+    expect(r.status).toBe(0);
+    const page = readFileSync(join(ROOT, 'docs', 'rules', 'loop-section-order.md'), 'utf8');
+    expect(r.stdout.startsWith('loop-section-order\n══════════════════\n')).toBe(true);
+    expect(r.stdout).toContain('\nWhat it checks\n──────────────\n');
+    expect(r.stdout).toMatch(/^ {2}Default severity +error$/mu);
+    expect(r.stdout).toContain('\n    ## Halt Conditions\n');
+    expect(r.stdout).toContain('loop-unknown-section (loopkit explain loop-unknown-section)');
+    expect(r.stdout).not.toContain('```');
+    // every paragraph line of the page is there
+    const prose = page.split('\n').filter((l) => /^[A-Z][a-z]+ [a-z]+ [a-z]+/u.test(l) && !l.includes('['));
+    for (const l of prose) expect(r.stdout).toContain(l);
+  });
+
+  it('takes an alias; colour only on request', () => {
+    const r = run(['explain', 'loop-unknown-halt-reason']);
+    expect(r.stdout.startsWith('loop-unknown-halt\n')).toBe(true);
+    expect(r.stdout).not.toContain('\u001b[');
+    expect(run(['explain', 'loop-unknown-halt', '--color']).stdout).toContain('\u001b[');
+  });
+
+  it('a typo gets a "did you mean", a word the codes that contain it; exit 2', () => {
+    const typo = run(['explain', 'loop-unknwn-halt']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toBe("loopkit: error: unknown rule 'loop-unknwn-halt'; did you mean 'loop-unknown-halt'?\n");
+    const word = run(['explain', 'halt']);
+    expect(word.status).toBe(2);
+    expect(word.stderr).toContain("rules whose code contains 'halt': loop-unknown-halt, skill-l1-missing-halt-conditions");
+    const none = run(['explain', 'zzz']);
+    expect(none.stderr).toContain('loopkit rules lists every code');
+    noStack(none);
+    expect(run(['explain']).status).toBe(2);
+  });
+
+  it('every rule has a page it can show (in process)', async () => {
+    const { explain } = await import('../src/commands/explain.js');
+    for (const rule of rules) expect(explain(rule.meta.code, false).startsWith(`${rule.meta.code}\n`), rule.meta.code).toBe(true);
+  });
+});

@@ -151,6 +151,8 @@ describe('documentation links', () => {
       [
         "fixtures/projects/with-errors/skills/running-a/LOOP.md:4:1: warning: State 'in-review' has a self-loop as its only transition (may loop forever)  [sim-self-loop-only]",
         '    hint: Add a transition to a different state so the loop can make progress.',
+        '    at fixtures/projects/with-errors/skills/running-a/LOOP.md:3:1: step 1: in-dev → in-review',
+        '    at fixtures/projects/with-errors/skills/running-a/LOOP.md:4:1: step 2: in-review → in-review',
         '    docs: docs/rules/sim-self-loop-only.md · loopkit explain sim-self-loop-only',
       ].join('\n'),
     );

@@ -264,6 +264,7 @@ function addRunnerOptions(cmd: Command): Command {
   return cmd
     .option('--preset <name>', `check with this preset instead of the config's extends (${PRESET_NAMES.join(', ')})`)
     .option('--cache', 'keep per-file results and reuse them while a file is unchanged')
+    .option('--no-cache', "do not use the cache (the default; undoes an earlier --cache, such as the hook's)")
     .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
     .option('--concurrency <n>', "worker threads for parsing: a number, 'auto' (by cores and project size) or 'off' (this thread)", 'auto');
 }

@@ -2,7 +2,7 @@
  * End-to-end: the real `bin/loopkit.js` in a child process (built by `npm test` before vitest runs).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -582,6 +582,49 @@ describe('presets and layouts', () => {
     const r = run([flat]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('2 skills');
+  });
+
+  it('a skill reached through several symlinked layouts is one skill, checked at its real place', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    mkdirSync(join(dir, 'skills', 'doing-x', 'references'), { recursive: true });
+    writeFileSync(
+      join(dir, 'skills', 'doing-x', 'SKILL.md'),
+      '---\nname: doing-x\ndescription: Does x. Use when x is needed.\n---\n# X\n\nRead [the guide](references/guide.md).\n',
+    );
+    writeFileSync(join(dir, 'skills', 'doing-x', 'references', 'guide.md'), '# Guide\n\nSee [the notes](../../../NOTES.md).\n');
+    writeFileSync(join(dir, 'NOTES.md'), '# Notes\n');
+    // the layout of a repository that serves its skills to several agents and as a plugin
+    mkdirSync(join(dir, '.agents'));
+    symlinkSync('../skills', join(dir, '.agents', 'skills'));
+    mkdirSync(join(dir, 'plugins'));
+    symlinkSync('..', join(dir, 'plugins', 'mine'));
+    const r = run([dir, '--json']);
+    const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string; severity: string }[] };
+    expect(doc.skills_checked).toBe(1);
+    // no skill-duplicate-name, and no broken link: the guide's link resolves from the real file
+    expect(doc.diagnostics.filter((d) => d.severity === 'Error')).toEqual([]);
+    expect(r.status).toBe(0);
+  });
+
+  it('finds skills in skills/ folders deeper down when no common layout exists (product/plugin/skills/*)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    for (const [rel, name] of [
+      ['terraform/code-generation/skills/generating-code', 'generating-code'],
+      ['packer/builders/skills/building-images', 'building-images'],
+    ] as const) {
+      mkdirSync(join(dir, rel), { recursive: true });
+      writeFileSync(
+        join(dir, rel, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
+      );
+    }
+    mkdirSync(join(dir, 'node_modules', 'x', 'skills', 'not-mine'), { recursive: true });
+    writeFileSync(join(dir, 'node_modules', 'x', 'skills', 'not-mine', 'SKILL.md'), '---\nname: Bad Name\n---\n');
+    const r = run([dir, '--json']);
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(2);
   });
 
   it('a directory without any skills is exit 2 naming the layouts it looked for', () => {

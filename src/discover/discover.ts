@@ -2,11 +2,12 @@
  * Skill discovery. The skills directories come from `skills_dir` (a path, a glob, or a list of
  * them); without a `skills_dir` setting, every common layout that exists is used: `skills/`,
  * `.claude/skills/`, `.agents/skills/`, `.github/skills/` and plugin marketplaces
- * (`plugins/<plugin>/skills/`); with none of them, the project root itself (engine/project.ts). Inside each, as the configuration reference describes: directories
+ * (`plugins/<plugin>/skills/`); with none of them, the project root itself, then any folder named
+ * `skills` deeper down (engine/project.ts). Inside each, as the configuration reference describes: directories
  * that hold a SKILL.md (flat, depth 1) first; then, inside directories that are not skills
  * themselves (category folders), their sub-directories (nested, depth 2). Output is sorted;
- * symlinks are followed only while they stay inside the project; `node_modules` and `.git` are
- * never entered.
+ * symlinks are followed only while they stay inside the project, and a skill reached through
+ * several of them is one skill; `node_modules` and `.git` are never entered.
  */
 import fg from 'fast-glob';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -85,9 +86,40 @@ export function discoverSkillDirs(root: string, skillsDir: string): string[] {
   return [...flat, ...nested].map((d) => (prefix === '' ? d : `${prefix}/${d}`)).sort();
 }
 
-/** Every skill directory under several skills directories, each once, sorted. */
+/**
+ * Every skill directory under several skills directories, each once, sorted. A skill reached
+ * through several paths — a repository that links `.agents/skills -> ../skills`, or a plugin folder
+ * that links back to the repository — is one skill: it is checked once, at the path that is its
+ * real place (else at the first path in sort order).
+ */
 export function discoverAll(root: string, skillsDirs: readonly string[]): string[] {
   const all = new Set<string>();
   for (const d of skillsDirs) for (const s of discoverSkillDirs(root, d)) all.add(s);
-  return [...all].sort();
+  const realRoot = insideRoot(root, root);
+  const byReal = new Map<string, string>();
+  for (const s of [...all].sort()) {
+    const real = insideRoot(join(root, s), root) ?? s;
+    const kept = byReal.get(real);
+    const isReal = realRoot !== null && toPosix(relative(realRoot, real)) === s;
+    if (kept === undefined || isReal) byReal.set(real, s);
+  }
+  return [...byReal.values()].sort();
+}
+
+/**
+ * Folders named `skills` anywhere in the project (not inside `node_modules` or `.git`, at most
+ * `depth` levels down), for repositories that keep skills in deeper layouts than the common ones
+ * (`<product>/<plugin>/skills/<skill>/`). Sorted, project-relative (posix).
+ */
+export function findSkillsFolders(root: string, depth = 6): string[] {
+  const found = fg.sync('**/skills', {
+    cwd: root,
+    onlyDirectories: true,
+    dot: false,
+    followSymbolicLinks: false,
+    deep: depth,
+    ignore: IGNORE,
+    suppressErrors: true,
+  });
+  return found.filter((d) => insideRoot(join(root, d), root) !== null).sort();
 }

@@ -4,7 +4,7 @@
  */
 import { join, posix, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { DEFAULT_SKILLS_DIRS, discoverAll, resolveSkillsDirs } from '../discover/discover.js';
+import { DEFAULT_SKILLS_DIRS, discoverAll, findSkillsFolders, resolveSkillsDirs } from '../discover/discover.js';
 import { declaredStates, localLinkPath } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
@@ -80,13 +80,17 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     // no common layout: skills kept at the top of the repository (`<skill>/SKILL.md`, or in category folders)
     const atRoot = discoverAll(root, ['']);
     if (atRoot.length > 0) return { skillsDirs: [''], dirs: atRoot };
+    // deeper layouts: marketplaces of products and plugins (`<product>/<plugin>/skills/<skill>/`)
+    const folders = findSkillsFolders(root);
+    const deep = discoverAll(root, folders);
+    if (deep.length > 0) return { skillsDirs: folders.filter((d) => deep.some((s) => s.startsWith(`${d}/`))), dirs: deep };
   }
   if (dirs.length === 0) {
     const looked = (written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS).map((d) => `${d.replace(/\/+$/u, '')}/`).join(', ');
     throw new ProjectError(
       written
         ? `no directory matches skills_dir (${looked}) in ${displayRoot}`
-        : `no skills found in ${displayRoot} (looked in ${looked} and for <skill>/SKILL.md at the top); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
+        : `no skills found in ${displayRoot} (looked in ${looked} for <skill>/SKILL.md at the top and in skills/ folders below); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
     );
   }
   return { skillsDirs: dirs, dirs: discoverAll(root, dirs) };
@@ -134,6 +138,7 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     readMs += performance.now() - r0;
     return r;
   };
+  runner.expect?.(dirs.length);
   for (const dir of dirs) {
     const absDir = join(root, dir);
     const skillPath = `${dir}/SKILL.md`;

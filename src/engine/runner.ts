@@ -62,6 +62,8 @@ export interface FileRunner {
   add(job: FileJob, done: (outcome: FileOutcome) => void): Promise<void>;
   /** finish every file added so far */
   flush(): Promise<void>;
+  /** how many skills the project has, told before the first file is added */
+  expect?(skills: number): void;
 }
 
 export interface Runner extends FileRunner {
@@ -85,13 +87,21 @@ export const PARALLEL_MIN_CORES = 4;
 export const PARALLEL_MIN_CHARS = 1024 * 1024;
 
 /**
- * Text parsed on this thread after which (in loopkit's own process) the heap grows by at most 30 %
+ * Text parsed or taken from the cache on this thread after which (in loopkit's own process) the heap grows by at most 30 %
  * over what survives a collection instead of V8's default of up to 4 ×: parsing makes garbage at a
  * high rate, and V8, seeing free memory, collects it late. Measured on 2,400 skills (16 MB of
  * text): peak memory 170 MiB instead of 260 MiB, for about 6–10 % more time; on 9,600 skills the
  * difference decides whether the run stays under 300 MiB (docs/performance.md).
  */
 export const BOUNDED_HEAP_CHARS = 8 * 1024 * 1024;
+
+/**
+ * Skills from which the heap is bounded before the first file is read: V8 sets the next collection's
+ * threshold at each full collection, and a cached run of a large project makes its first two early,
+ * before BOUNDED_HEAP_CHARS of text is read — the bound would come too late to apply (9,600 cached
+ * skills: 237 instead of about 280 MiB).
+ */
+export const BOUNDED_HEAP_SKILLS = 1000;
 
 /** The worker threads 'auto' starts on a machine with `cores` cores (0: none). */
 export function autoWorkers(cores = availableParallelism()): number {
@@ -146,16 +156,22 @@ export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Ru
     return batch;
   };
 
-  let parsedHere = 0;
+  let handledHere = 0;
   let heapBounded = false;
+  const boundHeap = () => {
+    if (!options.ownProcess || heapBounded) return;
+    heapBounded = true;
+    setFlagsFromString('--heap-growing-percent=30');
+  };
+  /** Count text parsed or taken from the cache on this thread; bound the heap's growth past BOUNDED_HEAP_CHARS. */
+  const handled = (chars: number) => {
+    handledHere += chars;
+    if (handledHere >= BOUNDED_HEAP_CHARS) boundHeap();
+  };
   /** Parse a batch on this thread (the parser is loaded the first time a file has to be parsed). */
   const parseHere = async (batch: Pending[]) => {
     processFile ??= (await import('./file-phase.js')).processFile;
-    for (const p of batch) parsedHere += p.job.text.length;
-    if (options.ownProcess && !heapBounded && parsedHere >= BOUNDED_HEAP_CHARS) {
-      heapBounded = true;
-      setFlagsFromString('--heap-growing-percent=30');
-    }
+    for (const p of batch) handled(p.job.text.length);
     for (const p of batch) finish(p, processFile(p.job, rules));
   };
 
@@ -202,12 +218,18 @@ export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Ru
       return loaded;
     },
 
+    expect(skills) {
+      if (skills >= BOUNDED_HEAP_SKILLS) boundHeap();
+    },
+
     async add(job, done) {
       check();
       const hash = cache ? contentHash(job.siblings ? `${job.text}\u0000${job.siblings.join('\u0000')}` : job.text) : null;
       if (cache && hash !== null) {
         const hit = cache.get(job, hash);
         if (hit) {
+          // reading the cache makes garbage too (hashing, decoding shards), at a lower rate
+          handled(job.text.length);
           stats.cached++;
           done(intern(hit, strings));
           return;

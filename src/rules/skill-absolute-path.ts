@@ -3,6 +3,7 @@ import { defineRule } from '../engine/rule.js';
 import { isAbsoluteDestination, isMachineAbsolutePath, pathTokens } from '../util/paths.js';
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
 import { urlPosition, valuePosition } from '../parse/source-map.js';
+import { onCounterExampleLine } from './lib/code.js';
 
 export default defineRule({
   meta: {
@@ -33,7 +34,8 @@ export default defineRule({
         if (!node.value.includes('/') || insideAny(node, links)) continue;
         for (const t of pathTokens(node.value)) {
           if (!isMachineAbsolutePath(t.text)) continue;
-          report({ messageId: 'absolute', data: { path: t.text }, at: place(valuePosition(file, node, t.index)) });
+          const p = valuePosition(file, node, t.index);
+          if (!onCounterExampleLine(file, p.line, p.column)) report({ messageId: 'absolute', data: { path: t.text }, at: place(p) });
         }
       }
     },

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
 import { resolveTarget } from '../util/paths.js';
-import { isContractFile, referencedFiles, skillLinks } from './lib/skill-files.js';
+import { isContractFile, mentionedSiblings, referencedFiles, skillLinks } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -19,17 +19,25 @@ export default defineRule({
       },
     },
   },
-  check({ project, report }) {
+  file: {
+    kinds: ['skill'],
+    // the markdown files of the skill that SKILL.md names by their path (`references/colors.md`)
+    check: ({ file, siblings }) => mentionedSiblings(file, siblings),
+  },
+  check({ project, fileData, report }) {
     for (const { skill, target, file } of referencedFiles(project.skills)) {
       // LOOP.md / HANDOFFS.md are contracts and another skill's SKILL.md is that skill's business
       if (isContractFile(posix.basename(file.path))) continue;
       const links = skillLinks(skill);
-      const direct = new Set([skill.skillFile.path, ...links.map((l) => l.path)].map((p) => p.toLowerCase()));
+      // a file SKILL.md links or names is one step from it, whoever else links it
+      const named = (fileData(skill.skillFile.path) ?? []).map((rel) => `${skill.dir}/${rel}`);
+      const direct = new Set([skill.skillFile.path, ...links.map((l) => l.path), ...named].map((p) => p.toLowerCase()));
       const own = file.path.toLowerCase();
       const nested = file.links.find((l) => {
         const path = resolveTarget(l.fromSkillDir ? skill.skillFile.path : file.path, l.target).toLowerCase();
-        // links back to SKILL.md, to itself, or to a file SKILL.md links anyway add no depth
-        return path !== own && !direct.has(path);
+        // links back to SKILL.md, to itself, to a file SKILL.md links anyway, or to another
+        // skill's SKILL.md (a handoff to that skill, not a deeper reference) add no depth
+        return path !== own && !direct.has(path) && !isContractFile(posix.basename(path));
       });
       if (!nested) continue;
       const from = links.find((l) => l.target === target);

@@ -35,6 +35,13 @@ const TRIGGERS = new RegExp(
   'iu',
 );
 
+/**
+ * The same in Chinese and Japanese, where words are not separated by spaces: "触发" (trigger),
+ * "当用户…" (when the user …), "…时使用" (use when …), "适用于" (applies to), "使用场景" (when to use),
+ * "…ときに使用" / "…場合に使用" (use when …).
+ */
+const CJK_TRIGGERS = /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)/u;
+
 export default defineRule({
   meta: {
     code: 'skill-description-missing-trigger',
@@ -57,7 +64,7 @@ export default defineRule({
       if (!d || charLength(d.text) <= MIN_LENGTH) continue;
       // a frontmatter key of its own says when (`when_to_use: …`, Claude Code)
       if (textField(skill, 'when_to_use', true) || textField(skill, 'when-to-use', true)) continue;
-      if (TRIGGERS.test(d.text.replace(/\s+/gu, ' '))) continue;
+      if (TRIGGERS.test(d.text.replace(/\s+/gu, ' ')) || CJK_TRIGGERS.test(d.text)) continue;
       report({ messageId: 'missing', data: {}, at: entryPlace(skill, d.entry), skill: skill.name });
     }
   },

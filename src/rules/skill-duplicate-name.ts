@@ -7,7 +7,7 @@ export default defineRule({
     code: 'skill-duplicate-name',
     defaultSeverity: 'error',
     category: 'naming',
-    description: 'Disallow two skills with the same name',
+    description: 'Disallow two skills with the same name in one skills directory',
     scope: 'project',
     reference: 'new',
     messages: {
@@ -18,11 +18,17 @@ export default defineRule({
     },
   },
   check({ project, report }) {
+    // the skills directory a skill was found in: the longest one its path starts with
+    const dirs = [...project.skillsDirs].sort((a, b) => b.length - a.length);
+    const home = (skill: Skill) => dirs.find((d) => d === '' || skill.dir.startsWith(`${d}/`)) ?? '';
     const firstByName = new Map<string, Skill>();
     for (const skill of project.skills) {
-      const first = firstByName.get(skill.name);
+      // one name in two skills directories (.claude/skills and .github/skills, two plugins, a copy
+      // generated for another agent) is one skill served to several places, not a clash
+      const key = `${home(skill)}\u0000${skill.name}`;
+      const first = firstByName.get(key);
       if (first === undefined) {
-        firstByName.set(skill.name, skill);
+        firstByName.set(key, skill);
         continue;
       }
       report({

@@ -3,6 +3,21 @@ import { defineRule } from '../engine/rule.js';
 import { isWindowsPath, pathTokens } from '../util/paths.js';
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
 import { urlPosition, valuePosition } from '../parse/source-map.js';
+import { onCounterExampleLine } from './lib/code.js';
+
+const ARROW_AFTER = /^[`*_]*\s*(?:->|→|=>|⇒)/u;
+const ARROW_BEFORE = /(?:->|→|=>|⇒)\s*[`*_]*$/u;
+
+/**
+ * Whether a piece of text is one side of a conversion shown as data (`C:\Users\ann\x\` -> `~/x/`,
+ * "`a\b.txt` → `a/b.txt`"): the Windows form is what the skill converts, so it must be written so.
+ */
+function isConversionExample(text: string, node: { position?: { start: { offset?: number }; end: { offset?: number } } }): boolean {
+  const start = node.position?.start.offset;
+  const end = node.position?.end.offset;
+  if (start === undefined || end === undefined) return false;
+  return ARROW_AFTER.test(text.slice(end, end + 8)) || ARROW_BEFORE.test(text.slice(Math.max(0, start - 8), start));
+}
 
 export default defineRule({
   meta: {
@@ -30,9 +45,12 @@ export default defineRule({
       // text values have markdown escapes decoded: `\_` or `\|` is not a backslash
       for (const node of proseNodes(root, true)) {
         // a Windows path has a backslash; the link is reported once, at its destination
-        if (!node.value.includes('\\') || insideAny(node, links)) continue;
+        if (!node.value.includes('\\') || insideAny(node, links) || isConversionExample(file.text, node)) continue;
         for (const t of pathTokens(node.value)) {
-          if (isWindowsPath(t.text)) report({ messageId: 'backslash', at: at(valuePosition(file, node, t.index)) });
+          if (!isWindowsPath(t.text)) continue;
+          const place = valuePosition(file, node, t.index);
+          // "✗ Avoid: `scripts\run.py`" teaches the rule itself
+          if (!onCounterExampleLine(file, place.line, place.column)) report({ messageId: 'backslash', at: at(place) });
         }
       }
     },

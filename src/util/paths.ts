@@ -115,12 +115,27 @@ export function isMachineAbsolutePath(token: string): boolean {
   return path !== url[1] ? DRIVE_SLASH_PATH.test(path) : isMachineAbsolutePath(decodePath(path));
 }
 
+/** First folders of absolute paths that are file-system places on Linux, macOS or WSL, not site paths. */
+const FS_ROOTS = new Set(
+  'bin boot dev etc home lib lib64 media mnt opt private proc root run sbin srv sys tmp usr var Users Volumes Library System Applications'.split(
+    ' ',
+  ),
+);
+
 /**
- * Whether a link/image/definition destination is an absolute file-system path: `/x` (but not the
- * protocol-relative `//host/x`), a `file:` URL, or a drive path (`C:\x`, `C:/x`).
+ * Whether a link/image/definition destination is an absolute file-system path: a `file:` URL, a
+ * drive path (`C:\x`, `C:/x`), or `/x` that names a file (`/docs/guide.md`, `/img/a.png`) or a
+ * place of the file system (`/etc/hosts`, `/home/ann/x`). Not: the protocol-relative `//host/x`, a
+ * plugin's slash command (`/plugin:skill`), or a site path (`/features/analytics`, `/api/v1/users`),
+ * which a skill about a website links as an example.
  */
 export function isAbsoluteDestination(url: string): boolean {
-  return /^\/(?!\/)/u.test(url) || /^file:/iu.test(url) || /^[A-Za-z]:[\\/]/u.test(url);
+  if (/^file:/iu.test(url) || /^[A-Za-z]:[\\/]/u.test(url)) return true;
+  if (!/^\/(?!\/)/u.test(url)) return false;
+  const path = url.replace(/[?#].*$/u, '');
+  const parts = path.split('/').filter((p) => p !== '');
+  if (parts.length === 0) return false;
+  return FS_ROOTS.has(parts[0]!) || FILE_EXTENSION.test(parts[parts.length - 1]!);
 }
 
 /** Percent-decoding that never throws (a malformed escape is kept as written). */

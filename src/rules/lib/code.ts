@@ -64,7 +64,16 @@ export function codeBlocks(file: SourceFile): readonly CodeBlock[] {
   return out;
 }
 
-const COUNTER_EXAMPLE = /❌|🚫|⛔|\b(?:bad|wrong|incorrect|don'?t|do not|never|avoid|anti-?pattern)\b/iu;
+const COUNTER_EXAMPLE = /❌|🚫|⛔|✗|✘|\b(?:bad|wrong|incorrect|don'?t|do not|never|avoid|anti-?pattern)\b/iu;
+
+/**
+ * Whether the text at a place is shown as what not to do: its line, up to that place, marks a
+ * counter-example (`- ✗ **Avoid**: \`scripts\\run.py\``, "❌ Bad: …", "Don't write …").
+ */
+export function onCounterExampleLine(file: SourceFile, line: number, column: number): boolean {
+  const before = sourceLine(file, line).slice(0, Math.max(0, column - 1));
+  return before.length <= 120 && COUNTER_EXAMPLE.test(before);
+}
 
 /**
  * Whether a code block shows what not to do: marked in its first lines (`# BAD`, `// ❌ wrong`) or

@@ -27,6 +27,10 @@ const META_FILES = new Set([
   'sources.md',
   'eval.md',
   'evals.md',
+  // instructions for the coding agents that edit the repository, not for the skill's user
+  'claude.md',
+  'agents.md',
+  'gemini.md',
 ]);
 
 /** SKILL.md, LOOP.md or HANDOFFS.md (any case). */
@@ -34,7 +38,7 @@ export function isContractFile(name: string): boolean {
   return CONTRACT_FILES.has(name.toLowerCase());
 }
 
-/** README.md, CHANGELOG.md or LICENSE.md (any case). */
+/** A file written for people or for the agents that edit the repository (README.md, CLAUDE.md, …; any case). */
 export function isMetaFile(name: string): boolean {
   return META_FILES.has(name.toLowerCase());
 }
@@ -104,8 +108,10 @@ export function mentionedSiblings(file: { path: string; text: string }, siblings
   for (const p of siblings) count.set(base(p).toLowerCase(), (count.get(base(p).toLowerCase()) ?? 0) + 1);
   return siblings.filter((path) => {
     const name = base(path);
-    if (isContractFile(name) || isMetaFile(name)) return false;
+    if (isContractFile(name)) return false;
+    // a file for people (README.md, SECURITY.md) counts only when SKILL.md names it by its path
     if (mentionedIn(hay, path, dirName)) return true;
+    if (isMetaFile(name)) return false;
     // a file in a sub-folder, named by its file name alone where that name is unique in the skill
     return path.includes('/') && count.get(name.toLowerCase()) === 1 && mentionedIn(hay, name, dirName);
   });

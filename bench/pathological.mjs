@@ -83,7 +83,15 @@ for (const [name, make] of Object.entries(SHAPES)) {
     ratios.push(last.s / base.s);
   }
   const refused = /too complex to analyse/u.test(last.out);
-  const result = last.status === 0 || last.status === 1 ? (refused ? 'reported as too complex' : 'analysed') : `exit ${last.status}`;
+  const tooLarge = /File is larger than/u.test(last.out);
+  const result =
+    last.status === 0 || last.status === 1
+      ? refused
+        ? 'reported as too complex'
+        : tooLarge
+          ? 'not read: over the file size limit'
+          : 'analysed'
+      : `exit ${last.status}`;
   console.log(
     `| ${name} | ${(body.length / 1024).toFixed(0)} KB | ${median(walls).toFixed(2)} s | ${median(ratios).toFixed(1)} | ${result} |`,
   );

@@ -8,16 +8,17 @@
 // memory, time per skill and the median of the wall-time ratios to `node -e 0`.
 //
 // Usage: npm run bench -- [--sizes 24,240,2400,9600] [--runs N] [--modes cold,cached,changed]
-//                         [--phases] [--concurrency auto|off|N] [--keep]
+//                         [--phases] [--concurrency auto|off|N] [--keep] [--no-startup]
 //   --runs N    counted runs per mode (default 5 up to 240 skills, 3 above); one warm-up run first
 //   --phases    also print loopkit's own --timing breakdown of one run per size and mode
 //   --keep      keep the generated projects (printed paths) instead of deleting them
-import { spawnSync } from 'node:child_process';
+//   --no-startup  skip the start-up figures (--version, --help, rules, explain: no project)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateProject } from './generate.mjs';
+import { createMeasure, median } from './measure.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -31,34 +32,7 @@ const concurrency = opt('--concurrency', undefined);
 const bin = fileURLToPath(new URL('../bin/loopkit.js', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'loopkit-bench-'));
 
-// every measured process reports its own resource usage at exit (all threads, peak RSS)
-const hook = join(work, 'rusage.cjs');
-writeFileSync(
-  hook,
-  "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.LOOPKIT_BENCH_RUSAGE, JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, rss: u.maxRSS / 1024 })); });\n",
-);
-const usageFile = join(work, 'usage.json');
-
-/** One whole-process run: wall seconds, CPU seconds, peak MiB, exit status. */
-function measure(argv) {
-  rmSync(usageFile, { force: true });
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', hook, ...argv], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LOOPKIT_BENCH_RUSAGE: usageFile, NO_COLOR: '1' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (r.status !== 0 && r.status !== 1) throw new Error(`run failed (${r.status}): ${argv.join(' ')}\n${r.stderr}`);
-  const u = JSON.parse(readFileSync(usageFile, 'utf8'));
-  return { wall, cpu: u.cpu, rss: u.rss, stderr: r.stderr.toString() };
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+const measure = createMeasure(work);
 
 function checkArgs(root, mode, cacheDir) {
   const a = [bin, 'check', root];
@@ -70,6 +44,25 @@ function checkArgs(root, mode, cacheDir) {
 const rows = [];
 const phases = [];
 console.log(`loopkit benchmark · node ${process.version} · ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
+
+// start-up: the commands that parse no markdown, next to `node -e 0`, pair by pair
+if (!args.includes('--no-startup')) {
+  console.log('\nstart-up (no project):');
+  for (const argv of [['--version'], ['--help'], ['rules'], ['explain', 'loop-missing-section']]) {
+    const samples = [];
+    measure([bin, ...argv]);
+    for (let i = 0; i < 9; i++) {
+      const a = measure([bin, ...argv]);
+      const b = measure(['-e', '0']);
+      samples.push({ ...a, node: b.wall, ratio: a.wall / b.wall });
+    }
+    console.log(
+      `  ${`loopkit ${argv.join(' ')}`.padEnd(36)} wall ${(median(samples.map((x) => x.wall)) * 1000).toFixed(0)} ms  ` +
+        `peak ${Math.max(...samples.map((x) => x.rss)).toFixed(0)} MiB  ${median(samples.map((x) => x.ratio)).toFixed(2)} × node -e 0 ` +
+        `(${(median(samples.map((x) => x.node)) * 1000).toFixed(0)} ms)  [9 runs]`,
+    );
+  }
+}
 for (const n of sizes) {
   const root = join(work, `project-${n}`);
   const t = performance.now();

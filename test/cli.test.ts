@@ -455,6 +455,20 @@ describe('speed options', () => {
     expect(readdirSync(where).every((f) => f === 'sub' || /^my\.cache(?:\.s\d\d)?$/u.test(f))).toBe(true);
   });
 
+  it('--no-cache undoes an earlier --cache: nothing is read from or written to a cache', () => {
+    const dir = tempCopy('with-errors');
+    const where = mkdtempSync(join(tmpdir(), 'loopkit-where-'));
+    temps.push(where);
+    const cache = join(where, 'my.cache');
+    const off = run([dir, '--cache', '--cache-location', cache, '--no-cache', '--timing']);
+    expect(existsSync(cache)).toBe(false);
+    expect(off.stderr).toMatch(/files .*\(0 from the cache, \d+ parsed/u);
+    run([dir, '--cache', '--cache-location', cache]);
+    expect(existsSync(cache)).toBe(true);
+    // a cache that exists is not used either
+    expect(run([dir, '--cache', '--cache-location', cache, '--no-cache', '--timing']).stderr).toMatch(/\(0 from the cache, \d+ parsed/u);
+  });
+
   it('--timing prints the phases on stderr, the report is unchanged', () => {
     const plain = run(['fixtures/projects/with-errors']);
     const timed = run(['fixtures/projects/with-errors', '--timing']);

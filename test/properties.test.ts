@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { computeFixes } from '../src/engine/fix.js';
 import { lint } from '../src/engine/run.js';
 import { jsonReport } from '../src/reporters/json.js';
 import { textReport } from '../src/reporters/text.js';
@@ -132,6 +133,55 @@ function places(value: unknown, path = ''): { path: string; line: number; column
   return out;
 }
 
+/** A generated project: an optional config, one to four skills (with or without LOOP.md), maybe a README. */
+const project = fc.record({
+  config: fc.oneof(
+    fc.constant(null),
+    fc.constantFrom(
+      'loop_state_files: []\n',
+      'max_iterations: 2\nloop_state_files: []\n',
+      'extends: agent-skills\n',
+      'halt_reasons: [stall]\n',
+    ),
+  ),
+  skills: fc.uniqueArray(
+    fc.tuple(
+      word.map((w) => `running-${w}`),
+      skillText,
+      fc.option(loopText, { nil: undefined }),
+    ),
+    {
+      minLength: 1,
+      maxLength: 4,
+      selector: (s) => s[0],
+    },
+  ),
+  readme: fc.option(junk, { nil: undefined }),
+});
+
+/** The files of a generated project: project-relative path and text. */
+function projectFiles(p: typeof project extends fc.Arbitrary<infer T> ? T : never): [string, string][] {
+  const files: [string, string][] = [];
+  if (p.config !== null) files.push(['.loopkit.yaml', p.config]);
+  if (p.readme !== undefined) files.push(['README.md', `# Readme\n\n\`${p.readme}\`\n`]);
+  for (const [name, skill, loop] of p.skills) {
+    files.push([`skills/${name}/SKILL.md`, skill]);
+    if (loop !== undefined) files.push([`skills/${name}/LOOP.md`, loop]);
+  }
+  return files;
+}
+
+/** Write files, in the given order, into a new temporary directory. */
+function writeProject(order: [string, string][]): string {
+  const root = mkdtempSync(join(tmpdir(), 'loopkit-prop-'));
+  temps.push(root);
+  for (const [rel, text] of order) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
 describe('properties', () => {
   it('the DSL parser never throws, places everything inside the file, and is deterministic', () => {
     fc.assert(
@@ -174,48 +224,9 @@ describe('properties', () => {
   });
 
   it('on generated projects the whole pipeline never throws, locates every diagnostic inside its file, and gives the same bytes whatever the order the files were written in', async () => {
-    const project = fc.record({
-      config: fc.oneof(
-        fc.constant(null),
-        fc.constantFrom(
-          'loop_state_files: []\n',
-          'max_iterations: 2\nloop_state_files: []\n',
-          'extends: agent-skills\n',
-          'halt_reasons: [stall]\n',
-        ),
-      ),
-      skills: fc.uniqueArray(
-        fc.tuple(
-          word.map((w) => `running-${w}`),
-          skillText,
-          fc.option(loopText, { nil: undefined }),
-        ),
-        {
-          minLength: 1,
-          maxLength: 4,
-          selector: (s) => s[0],
-        },
-      ),
-      readme: fc.option(junk, { nil: undefined }),
-    });
     await fc.assert(
       fc.asyncProperty(project, async (p) => {
-        const files: [string, string][] = [];
-        if (p.config !== null) files.push(['.loopkit.yaml', p.config]);
-        if (p.readme !== undefined) files.push(['README.md', `# Readme\n\n\`${p.readme}\`\n`]);
-        for (const [name, skill, loop] of p.skills) {
-          files.push([`skills/${name}/SKILL.md`, skill]);
-          if (loop !== undefined) files.push([`skills/${name}/LOOP.md`, loop]);
-        }
-        const write = (order: [string, string][]) => {
-          const root = mkdtempSync(join(tmpdir(), 'loopkit-prop-'));
-          temps.push(root);
-          for (const [rel, text] of order) {
-            mkdirSync(dirname(join(root, rel)), { recursive: true });
-            writeFileSync(join(root, rel), text);
-          }
-          return root;
-        };
+        const files = projectFiles(p);
         const report = async (root: string) => {
           const r = await lint({ root, preset: p.config === null ? 'loop-language' : undefined });
           for (const d of r.diagnostics) {
@@ -230,11 +241,35 @@ describe('properties', () => {
           }
           return `${jsonReport(r)}${textReport(r, { color: false })}`.split(root).join('<root>');
         };
-        const first = await report(write(files));
-        const again = await report(write([...files].reverse()));
+        const first = await report(writeProject(files));
+        const again = await report(writeProject([...files].reverse()));
         expect(again).toBe(first);
       }),
       params(Math.max(10, Math.floor(RUNS / 2))),
     );
+  }, 120_000);
+  it('--fix on generated projects never throws, changes only what it fixes, and is idempotent', async () => {
+    let fixed = 0;
+    await fc.assert(
+      fc.asyncProperty(project, async (p) => {
+        const files = projectFiles(p);
+        const root = writeProject(files);
+        const preset = p.config === null ? 'loop-language' : undefined;
+        const run = await computeFixes({ root, preset });
+        if (run.fixes.length > 0) fixed++;
+        for (const fix of run.fixes) {
+          expect(fix.before).toBe(files.find(([rel]) => rel === fix.path)?.[1]);
+          expect(fix.after).not.toBe(fix.before);
+          expect(Object.keys(fix.fixed).length).toBeGreaterThan(0);
+          writeFileSync(join(root, fix.path), fix.after);
+        }
+        // fixed once, nothing is left to fix: a second run changes nothing
+        const again = await computeFixes({ root, preset });
+        expect(again.fixes.map((f) => f.path)).toEqual([]);
+      }),
+      params(Math.max(10, Math.floor(RUNS / 2))),
+    );
+    // the generated projects do need fixing (else the property proves nothing)
+    expect(fixed).toBeGreaterThan(0);
   }, 120_000);
 });

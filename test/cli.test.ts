@@ -621,12 +621,17 @@ describe('presets and layouts', () => {
     expect(r.status).toBe(0);
   });
 
-  it('finds skills in skills/ folders deeper down when no common layout exists (product/plugin/skills/*)', () => {
+  it('finds skills deeper down when no common layout exists (product/plugin/skills/*, agents/<agent>/*)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
     temps.push(dir);
     for (const [rel, name] of [
       ['terraform/code-generation/skills/generating-code', 'generating-code'],
       ['packer/builders/skills/building-images', 'building-images'],
+      ['agents/cli/profiling-data', 'profiling-data'],
+      // the same skill written for another agent: not a duplicate
+      ['agents/snowsight/profiling-data', 'profiling-data'],
+      // a skill's own sub-skill is part of it, not a skill of the project
+      ['agents/cli/profiling-data/resources/sampling', 'sampling'],
     ] as const) {
       mkdirSync(join(dir, rel), { recursive: true });
       writeFileSync(
@@ -638,7 +643,7 @@ describe('presets and layouts', () => {
     writeFileSync(join(dir, 'node_modules', 'x', 'skills', 'not-mine', 'SKILL.md'), '---\nname: Bad Name\n---\n');
     const r = run([dir, '--json']);
     expect(r.status).toBe(0);
-    expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(2);
+    expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(4);
   });
 
   it('a directory without any skills is exit 2 naming the layouts it looked for', () => {

@@ -2,8 +2,8 @@
  * Skill discovery. The skills directories come from `skills_dir` (a path, a glob, or a list of
  * them); without a `skills_dir` setting, every common layout that exists is used: `skills/`,
  * `.claude/skills/`, `.agents/skills/`, `.github/skills/` and plugin marketplaces
- * (`plugins/<plugin>/skills/`); with none of them, the project root itself, then any folder named
- * `skills` deeper down (engine/project.ts). Inside each, as the configuration reference describes: directories
+ * (`plugins/<plugin>/skills/`); with none of them, the project root itself, then every folder that
+ * holds skills deeper down (engine/project.ts). Inside each, as the configuration reference describes: directories
  * that hold a SKILL.md (flat, depth 1) first; then, inside directories that are not skills
  * themselves (category folders), their sub-directories (nested, depth 2). Output is sorted;
  * symlinks are followed only while they stay inside the project, and a skill reached through
@@ -107,19 +107,26 @@ export function discoverAll(root: string, skillsDirs: readonly string[]): string
 }
 
 /**
- * Folders named `skills` anywhere in the project (not inside `node_modules` or `.git`, at most
- * `depth` levels down), for repositories that keep skills in deeper layouts than the common ones
- * (`<product>/<plugin>/skills/<skill>/`). Sorted, project-relative (posix).
+ * The folders that hold skills anywhere in the project, for repositories that keep them in deeper
+ * layouts than the common ones (`<product>/<plugin>/skills/<skill>/`, `agents/<agent>/<skill>/`):
+ * the parent of every directory with a SKILL.md at most `depth` levels down, except skills inside
+ * another skill (its own sub-folders are not skills). Never inside `node_modules` or `.git`, never
+ * through symlinks. Sorted, project-relative (posix).
  */
 export function findSkillsFolders(root: string, depth = 6): string[] {
-  const found = fg.sync('**/skills', {
+  const found = fg.sync('**/SKILL.md', {
     cwd: root,
-    onlyDirectories: true,
     dot: false,
     followSymbolicLinks: false,
-    deep: depth,
+    onlyFiles: false,
+    deep: depth + 1,
     ignore: IGNORE,
     suppressErrors: true,
   });
-  return found.filter((d) => insideRoot(join(root, d), root) !== null).sort();
+  const skills = found
+    .map((f) => f.slice(0, -'/SKILL.md'.length))
+    .filter((d) => d !== '' && insideRoot(join(root, d), root) !== null)
+    .sort();
+  const outer = skills.filter((d) => !skills.some((o) => d.startsWith(`${o}/`)));
+  return [...new Set(outer.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();
 }

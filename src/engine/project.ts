@@ -80,7 +80,8 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     // no common layout: skills kept at the top of the repository (`<skill>/SKILL.md`, or in category folders)
     const atRoot = discoverAll(root, ['']);
     if (atRoot.length > 0) return { skillsDirs: [''], dirs: atRoot };
-    // deeper layouts: marketplaces of products and plugins (`<product>/<plugin>/skills/<skill>/`)
+    // deeper layouts: marketplaces of products and plugins (`<product>/<plugin>/skills/<skill>/`),
+    // one folder of skills per agent (`agents/<agent>/<skill>/`)
     const folders = findSkillsFolders(root);
     const deep = discoverAll(root, folders);
     if (deep.length > 0) return { skillsDirs: folders.filter((d) => deep.some((s) => s.startsWith(`${d}/`))), dirs: deep };
@@ -90,7 +91,7 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     throw new ProjectError(
       written
         ? `no directory matches skills_dir (${looked}) in ${displayRoot}`
-        : `no skills found in ${displayRoot} (looked in ${looked} for <skill>/SKILL.md at the top and in skills/ folders below); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
+        : `no skills found in ${displayRoot} (looked in ${looked} for <skill>/SKILL.md at the top and below); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
     );
   }
   return { skillsDirs: dirs, dirs: discoverAll(root, dirs) };

@@ -99,7 +99,7 @@ export const BOUNDED_HEAP_CHARS = 8 * 1024 * 1024;
  * Skills from which the heap is bounded before the first file is read: V8 sets the next collection's
  * threshold at each full collection, and a cached run of a large project makes its first two early,
  * before BOUNDED_HEAP_CHARS of text is read — the bound would come too late to apply (9,600 cached
- * skills: 237 instead of about 280 MiB).
+ * skills: 250–277 MiB instead of 272–302 MiB, docs/performance.md).
  */
 export const BOUNDED_HEAP_SKILLS = 1000;
 

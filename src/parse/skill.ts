@@ -9,10 +9,10 @@ import { urlPosition } from './source-map.js';
 
 /**
  * The skill-directory placeholder of link destinations (`{baseDir}/references/x.md`, also
- * `${baseDir}` and `{{baseDir}}`), documented for skills whose files are read from an installed
+ * `${baseDir}`, `{{baseDir}}` and Claude Code's `${CLAUDE_SKILL_DIR}`), documented for skills whose files are read from an installed
  * location: the link is relative to the skill directory.
  */
-export const BASE_DIR_PLACEHOLDER = /^(?:\$\{baseDir\}|\{\{\s*baseDir\s*\}\}|\{baseDir\})\//u;
+export const BASE_DIR_PLACEHOLDER = /^(?:\$\{baseDir\}|\{\{\s*baseDir\s*\}\}|\{baseDir\}|\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR)\//u;
 
 /** Relative markdown link targets of a markdown file (`[x](ref.md)`, definitions too), in document order. */
 export function markdownLinkTargets(file: SourceFile): LinkTarget[] {
@@ -23,7 +23,8 @@ export function markdownLinkTargets(file: SourceFile): LinkTarget[] {
     const node = n as Link | Definition;
     const fromSkillDir = BASE_DIR_PLACEHOLDER.test(node.url);
     const url = node.url.replace(BASE_DIR_PLACEHOLDER, '');
-    if (/^[a-z][a-z0-9+.-]*:/iu.test(url) || url.startsWith('/') || url.startsWith('#')) return;
+    // `~/…` is the user's home directory (where skills are installed), not a path in the project
+    if (/^[a-z][a-z0-9+.-]*:/iu.test(url) || url.startsWith('/') || url.startsWith('#') || url.startsWith('~')) return;
     const target = url.replace(/[?#].*$/u, '');
     if (!/\.md$/iu.test(target)) return;
     const at = urlPosition(file, node);

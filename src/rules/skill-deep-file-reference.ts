@@ -1,6 +1,7 @@
 import { defineRule } from '../engine/rule.js';
 import { posix } from 'node:path';
 import { directoryLevels, resolveTarget } from '../util/paths.js';
+import { isContractFile } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -22,6 +23,8 @@ export default defineRule({
     check({ file, facts, report }) {
       // relative .md links and definitions only: URLs, absolute paths and #anchors are not file references
       for (const link of facts.file.links) {
+        // another skill's SKILL.md (or LOOP.md) is a handoff to that skill, not a reference file
+        if (isContractFile(posix.basename(link.target))) continue;
         // levels of the path as it resolves from the skill directory: `./refs/a.md` is one level, and so
         // is `../../skills/other/SKILL.md` (a sibling skill, written the long way)
         const relative = posix.relative(posix.dirname(file.path), resolveTarget(file.path, link.target));

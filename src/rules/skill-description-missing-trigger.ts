@@ -16,6 +16,7 @@ const TRIGGERS = new RegExp(
     [
       'use (?:it |them )?(?:(?:immediately|right|only) )?(?:when|whenever|for|if|to|after|before|during|once|on)',
       'use this',
+      'use (?:it |this skill )?as (?:an?|the) ',
       'used (?:when|for|if|to)',
       'appl(?:y|ies) (?:when|to)',
       'runs? when',
@@ -42,6 +43,13 @@ const TRIGGERS = new RegExp(
  */
 const CJK_TRIGGERS = /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)/u;
 
+/**
+ * …and in Russian, Spanish, German and French ("Активируется при …", "Используй, когда …", "Úsalo
+ * cuando …", "Verwenden, wenn …", "Utiliser lorsque …"), matched as whole words.
+ */
+const OTHER_TRIGGERS =
+  /(?<!\p{L})(?:активир\p{L}*|срабатывает|используй(?:те)?|используется|применяй(?:те)?|когда пользователь|úsal[oa]|usar cuando|usa cuando|cuando el usuario|verwende(?:n)?|wenn (?:der|die) (?:benutzer|nutzer)|utilise[rz]? (?:quand|lorsque|pour)|(?:quand|lorsque) l'utilisateur)(?!\p{L})/iu;
+
 export default defineRule({
   meta: {
     code: 'skill-description-missing-trigger',
@@ -64,7 +72,7 @@ export default defineRule({
       if (!d || charLength(d.text) <= MIN_LENGTH) continue;
       // a frontmatter key of its own says when (`when_to_use: …`, Claude Code)
       if (textField(skill, 'when_to_use', true) || textField(skill, 'when-to-use', true)) continue;
-      if (TRIGGERS.test(d.text.replace(/\s+/gu, ' ')) || CJK_TRIGGERS.test(d.text)) continue;
+      if (TRIGGERS.test(d.text.replace(/\s+/gu, ' ')) || CJK_TRIGGERS.test(d.text) || OTHER_TRIGGERS.test(d.text)) continue;
       report({ messageId: 'missing', data: {}, at: entryPlace(skill, d.entry), skill: skill.name });
     }
   },

@@ -6,6 +6,7 @@ import { urlPosition, valuePosition } from '../parse/source-map.js';
 import { onCounterExampleLine } from './lib/code.js';
 
 const ARROW_AFTER = /^[`*_]*\s*(?:->|→|=>|⇒)/u;
+const MARKUP = /^\s*<[A-Za-z][\w.:-]*[\s>/]/u;
 const ARROW_BEFORE = /(?:->|→|=>|⇒)\s*[`*_]*$/u;
 
 /**
@@ -46,8 +47,13 @@ export default defineRule({
       for (const node of proseNodes(root, true)) {
         // a Windows path has a backslash; the link is reported once, at its destination
         if (!node.value.includes('\\') || insideAny(node, links) || isConversionExample(file.text, node)) continue;
+        // an XML element in inline code (MSBuild `<ProjectReference Include="..\x.csproj" />`): backslashes are its native form
+        if (node.type === 'inlineCode' && MARKUP.test(node.value)) continue;
+        // PowerShell (`$env:X="C:\\x"`) is written for Windows, in Windows' own form
+        if (node.type === 'inlineCode' && /\$env:/iu.test(node.value)) continue;
         for (const t of pathTokens(node.value)) {
-          if (!isWindowsPath(t.text)) continue;
+          // `%LOCALAPPDATA%\\Packages\\…`: a Windows location named for Windows users
+          if (!isWindowsPath(t.text) || /^%\w+%/u.test(t.text)) continue;
           const place = valuePosition(file, node, t.index);
           // "✗ Avoid: `scripts\run.py`" teaches the rule itself
           if (!onCounterExampleLine(file, place.line, place.column)) report({ messageId: 'backslash', at: at(place) });

@@ -64,7 +64,8 @@ export function codeBlocks(file: SourceFile): readonly CodeBlock[] {
   return out;
 }
 
-const COUNTER_EXAMPLE = /❌|🚫|⛔|✗|✘|\b(?:bad|wrong|incorrect|don'?t|do not|never|avoid|anti-?pattern)\b/iu;
+const COUNTER_EXAMPLE =
+  /❌|🚫|⛔|✗|✘|\b(?:bad|wrong|incorrect|don'?t|do not|never|avoid|anti-?pattern)\b|(?<!\p{L})(?:плохо|неправильно|неверно|нельзя|избегай(?:те)?|не делай(?:те)?|schlecht|falsch|vermeide[n]?|incorrecto|evita[r]?|mauvais|évite[rz]?)(?!\p{L})/iu;
 
 /**
  * Whether the text at a place is shown as what not to do: its line, up to that place, marks a

@@ -67,8 +67,11 @@ export function mentionsFile(text: string, name: string, dirName: string): boole
   return mentionedIn(text.toLowerCase(), name, dirName);
 }
 
+// A glob over markdown files: two stars and a slash, or a star before `.md` (`references/*.md`).
+const GLOB = /(?:\*\*\/|\/\*\*|\*[\w-]*\.md\b)/u;
+
 /** The skill-directory placeholder in front of a path (`{baseDir}/references/x.md`), lower-cased. */
-const PLACEHOLDER_PREFIX = /(?:\$\{basedir\}|\{\{\s*basedir\s*\}\}|\{basedir\})\/$/u;
+const PLACEHOLDER_PREFIX = /(?:\$\{basedir\}|\{\{\s*basedir\s*\}\}|\{basedir\}|\$\{claude_skill_dir\}|\$claude_skill_dir)\/$/u;
 
 /** mentionsFile on text already lower-cased. */
 function mentionedIn(hay: string, name: string, dirName: string): boolean {
@@ -106,9 +109,12 @@ export function mentionedSiblings(file: { path: string; text: string }, siblings
   const base = (path: string) => path.split('/').pop()!;
   const count = new Map<string, number>();
   for (const p of siblings) count.set(base(p).toLowerCase(), (count.get(base(p).toLowerCase()) ?? 0) + 1);
+  // "Glob the docs folder for *.md": the agent is told to search the files, so it reaches them all
+  const searched = GLOB.test(file.text);
   return siblings.filter((path) => {
     const name = base(path);
     if (isContractFile(name)) return false;
+    if (searched && !isMetaFile(name)) return true;
     // a file for people (README.md, SECURITY.md) counts only when SKILL.md names it by its path
     if (mentionedIn(hay, path, dirName)) return true;
     if (isMetaFile(name)) return false;

@@ -195,6 +195,7 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
   if (wantsBaseline(opts, result.project.root)) result = withBaseline(result, opts, io);
   const t0 = performance.now();
   if (result.presetNote && !opts.quiet) io.stderr(`loopkit: ${result.presetNote}\n`);
+  if (result.layoutNote && !opts.quiet) io.stderr(`loopkit: ${result.layoutNote}\n`);
   if (opts.verbose) io.stderr(verboseReport(result));
   const code = printReport(result, opts, io);
   if (opts.timing) io.stderr(timingReport(result, startup, performance.now() - t0));

@@ -646,6 +646,33 @@ describe('presets and layouts', () => {
     expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(4);
   });
 
+  it('says which skills outside the usual skills directories it did not check, unless skills_dir is written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    for (const [rel, name] of [
+      ['plugins/alpha/skills/reviewing-code', 'reviewing-code'],
+      ['external_plugins/beta/skills/drafting-notes', 'drafting-notes'],
+    ] as const) {
+      mkdirSync(join(dir, rel), { recursive: true });
+      writeFileSync(
+        join(dir, rel, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
+      );
+    }
+    const r = run([dir]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('1 skill,');
+    expect(r.stderr).toContain(
+      'loopkit: 1 skill outside the usual skills directories was not checked: external_plugins/beta/skills/drafting-notes. ' +
+        'To check it, add its folder (external_plugins/beta/skills/) to skills_dir in .loopkit.yaml.',
+    );
+    expect(run([dir, '--quiet']).stderr).toBe('');
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: [plugins/*/skills, external_plugins/*/skills]\n');
+    const all = run([dir]);
+    expect(all.stderr).toBe('');
+    expect(all.stdout).toContain('2 skills,');
+  });
+
   it('a directory without any skills is exit 2 naming the layouts it looked for', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-empty-'));
     temps.push(dir);

@@ -60,6 +60,11 @@ export interface Layout {
   skillsDirs: string[];
   /** project-relative skill directories, sorted */
   dirs: string[];
+  /**
+   * skill directories found outside the skills directories, which are not checked (only when the
+   * config does not write `skills_dir` and a common layout was used), sorted
+   */
+  unchecked?: string[];
 }
 
 /**
@@ -94,7 +99,14 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
         : `no skills found in ${displayRoot} (looked in ${looked} for <skill>/SKILL.md at the top and below); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
     );
   }
-  return { skillsDirs: dirs, dirs: discoverAll(root, dirs) };
+  const found = discoverAll(root, dirs);
+  if (written) return { skillsDirs: dirs, dirs: found };
+  // skills elsewhere (`external_plugins/*/skills/`): not checked, but the user is told
+  const checked = new Set(found);
+  const unchecked = discoverAll(root, findSkillsFolders(root)).filter(
+    (d) => !checked.has(d) && !found.some((f) => d.startsWith(`${f}/`)) && !dirs.some((s) => d === s || d.startsWith(`${s}/`)),
+  );
+  return unchecked.length > 0 ? { skillsDirs: dirs, dirs: found, unchecked } : { skillsDirs: dirs, dirs: found };
 }
 
 export interface LoadProjectOptions {

@@ -3,7 +3,7 @@
  * model → graph → every enabled rule → sorted diagnostics.
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import type { LoadedConfig } from '../config/load.js';
 import { readConfigFile } from '../config/read.js';
@@ -77,6 +77,8 @@ export interface LintResult {
   timing: Timing;
   /** set when the preset was chosen by the project's shape rather than named (a line for the user) */
   presetNote?: string;
+  /** set when skills were found outside the skills directories and not checked (a line for the user) */
+  layoutNote?: string;
 }
 
 /** code or alias → rule */
@@ -129,6 +131,7 @@ interface Prepared {
   layout: Layout;
   presets: string[];
   presetNote?: string;
+  layoutNote?: string;
   /** milliseconds: reading the config, finding the skills */
   ms: { config: number; discovery: number };
 }
@@ -158,7 +161,23 @@ async function prepare(root: string, displayRoot: string, runner: Runner, preset
   }
   const written = (key: string) => file.positions.has(key);
   const loaded: LoadedConfig = { ...file, config: applyPresets(file.config, presets, written) };
-  return presetNote === undefined ? { loaded, layout, presets, ms } : { loaded, layout, presets, presetNote, ms };
+  const out: Prepared = { loaded, layout, presets, ms };
+  if (presetNote !== undefined) out.presetNote = presetNote;
+  if (layout.unchecked) out.layoutNote = uncheckedNote(layout.unchecked, file.file);
+  return out;
+}
+
+/** The line that says which skills were found outside the skills directories and not checked. */
+function uncheckedNote(unchecked: readonly string[], configFile: string | null): string {
+  const shown = unchecked.slice(0, 3).join(', ');
+  const more = unchecked.length > 3 ? ` and ${unchecked.length - 3} more` : '';
+  const n = unchecked.length;
+  const folders = [...new Set(unchecked.map((d) => `${posix.dirname(d)}/`))];
+  return (
+    `${n} ${n === 1 ? 'skill' : 'skills'} outside the usual skills directories ${n === 1 ? 'was' : 'were'} not checked: ${shown}${more}. ` +
+    `To check ${n === 1 ? 'it' : 'them'}, add ${folders.length === 1 ? 'its folder' : 'their folders'} (${folders.slice(0, 3).join(', ')}${folders.length > 3 ? ', …' : ''}) ` +
+    `to skills_dir in ${configFile ?? '.loopkit.yaml'}.`
+  );
 }
 
 /** The absolute root of a project the user named, or a ProjectError. */
@@ -250,10 +269,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     },
   };
   if (prepared.presetNote !== undefined) out.presetNote = prepared.presetNote;
+  if (prepared.layoutNote !== undefined) out.layoutNote = prepared.layoutNote;
   return out;
 }
 
-type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote'>;
+type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote'>;
 
 function runRules(
   loaded: LoadedProject,

@@ -20,12 +20,13 @@ function decode(s: string): string {
 /**
  * A destination that names a path in the project: no scheme (`https:`, `mailto:`), not absolute,
  * in the home directory or protocol-relative (`/x`, `~/.claude/x.md`, `//host`), and no template syntax (`{{url}}`, `<path>`, `$VAR`, and
- * `[changes]` — a template line `- [file path]: [changes]` is a link definition to CommonMark) — a
+ * `[changes]` — a template line `- [file path]: [changes]` is a link definition to CommonMark — and
+ * an ellipsis, `[the guide](...)`) — a
  * placeholder is filled in later, it is not a broken link.
  */
 function localDestination(url: string): boolean {
   if (url === '' || /^[a-z][a-z0-9+.-]*:/iu.test(url) || url.startsWith('/') || url.startsWith('\\') || url.startsWith('~')) return false;
-  if (/^\[[^\]]*\]$/u.test(url)) return false;
+  if (/^\[[^\]]*\]$/u.test(url) || /^(?:\.{3,}|…)$/u.test(url)) return false;
   return !/[{}<>$]|%7B|%7D/iu.test(url);
 }
 
@@ -73,6 +74,9 @@ export function anchors(file: SourceFile): string[] {
       const raw = toString(n as Heading);
       const explicit = /\{#([^}\s]+)[^}]*\}\s*$/u.exec(raw);
       if (explicit) out.add(explicit[1]!);
+      // `## Remote logons [ecs-user-usage-remote-logons]`: an anchor named in the heading (Elastic's docs-builder)
+      const named = /\s\[([\w-]+)\]\s*$/u.exec(raw);
+      if (named) out.add(named[1]!);
       const base = slug(raw.replace(/\s*\{[#.][^}]*\}\s*$/u, '').trim());
       const count = seen.get(base) ?? 0;
       seen.set(base, count + 1);

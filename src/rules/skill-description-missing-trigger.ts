@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace, textField } from './lib/frontmatter-fields.js';
+import { descriptionField, entryPlace, textField, userInvokedOnly } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
 
 /** Descriptions this short are not judged. */
@@ -41,7 +41,8 @@ const TRIGGERS = new RegExp(
  * "当用户…" (when the user …), "…时使用" (use when …), "适用于" (applies to), "使用场景" (when to use),
  * "…ときに使用" / "…場合に使用" (use when …).
  */
-const CJK_TRIGGERS = /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)/u;
+const CJK_TRIGGERS =
+  /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)|(?:など)?で使(?:う|用)|時に使(?:う|用)/u;
 
 /**
  * …and in Russian, Spanish, German and French ("Активируется при …", "Используй, когда …", "Úsalo
@@ -70,6 +71,8 @@ export default defineRule({
     for (const skill of project.skills) {
       const d = descriptionField(skill);
       if (!d || charLength(d.text) <= MIN_LENGTH) continue;
+      // a skill only the user invokes is never chosen by the model by its description
+      if (userInvokedOnly(skill)) continue;
       // a frontmatter key of its own says when (`when_to_use: …`, Claude Code)
       if (textField(skill, 'when_to_use', true) || textField(skill, 'when-to-use', true)) continue;
       if (TRIGGERS.test(d.text.replace(/\s+/gu, ' ')) || CJK_TRIGGERS.test(d.text) || OTHER_TRIGGERS.test(d.text)) continue;

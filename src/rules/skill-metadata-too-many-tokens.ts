@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace, nameField, usableFrontmatter } from './lib/frontmatter-fields.js';
+import { descriptionField, entryPlace, nameField, usableFrontmatter, userInvokedOnly } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
 
 const MAX_TOKENS = 100;
@@ -22,7 +22,8 @@ export default defineRule({
   },
   check({ project, report }) {
     for (const skill of project.skills) {
-      if (!usableFrontmatter(skill)) continue;
+      // a skill only the user invokes is not loaded at start-up
+      if (!usableFrontmatter(skill) || userInvokedOnly(skill)) continue;
       const name = nameField(skill);
       const description = descriptionField(skill);
       // estimate: one token per 4 characters, plus 10 characters of framing

@@ -64,6 +64,15 @@ export function descriptionField(skill: Skill): { entry: FrontmatterEntry; text:
   return textField(skill, 'description', true);
 }
 
+/**
+ * Whether the skill is invoked only by the user (`disable-model-invocation: true`, Claude Code): the
+ * model never chooses it, so its description is not in the model's context.
+ */
+export function userInvokedOnly(skill: Skill): boolean {
+  const f = frontmatterField(skill, 'disable-model-invocation');
+  return f !== undefined && f.text !== null && f.text.trim().toLowerCase() === 'true';
+}
+
 /** The report place of a frontmatter key in the skill's SKILL.md. */
 export function entryPlace(skill: Skill, entry: FrontmatterEntry): { file: string; line: number; column: number } {
   return { file: skill.skillFile.path, line: entry.line, column: entry.column };

@@ -27,6 +27,9 @@ const META_FILES = new Set([
   'sources.md',
   'eval.md',
   'evals.md',
+  // where a generated skill came from (source, git SHA, date)
+  'generation.md',
+  'sync.md',
   // instructions for the coding agents that edit the repository, not for the skill's user
   'claude.md',
   'agents.md',

@@ -7,7 +7,8 @@
  * that hold a SKILL.md (flat, depth 1) first; then, inside directories that are not skills
  * themselves (category folders), their sub-directories (nested, depth 2). Output is sorted;
  * symlinks are followed only while they stay inside the project, and a skill reached through
- * several of them is one skill; `node_modules` and `.git` are never entered.
+ * several of them is one skill; folders whose name starts with `_` (`_template`), `node_modules` and
+ * `.git` are never skills.
  */
 import fg from 'fast-glob';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -77,8 +78,11 @@ export function discoverSkillDirs(root: string, skillsDir: string): string[] {
     ignore: IGNORE,
     suppressErrors: true,
   });
-  // a symlinked directory counts only when it resolves inside the project
-  const dirs = found.map((f) => f.slice(0, -'/SKILL.md'.length)).filter((d) => insideRoot(join(base, d), root) !== null);
+  // a symlinked directory counts only when it resolves inside the project; a folder whose name
+  // starts with `_` (`_template`, `_shared`) is a template or a shared part, not a skill
+  const dirs = found
+    .map((f) => f.slice(0, -'/SKILL.md'.length))
+    .filter((d) => !d.split('/').some((part) => part.startsWith('_')) && insideRoot(join(base, d), root) !== null);
   const flat = new Set(dirs.filter((d) => !d.includes('/')));
   // nested skills only inside folders that are not skills themselves (a skill's own sub-folders are not skills)
   const nested = dirs.filter((d) => d.includes('/') && !flat.has(d.split('/')[0]!));
@@ -125,7 +129,7 @@ export function findSkillsFolders(root: string, depth = 6): string[] {
   });
   const skills = found
     .map((f) => f.slice(0, -'/SKILL.md'.length))
-    .filter((d) => d !== '' && insideRoot(join(root, d), root) !== null)
+    .filter((d) => d !== '' && !d.split('/').some((part) => part.startsWith('_')) && insideRoot(join(root, d), root) !== null)
     .sort();
   const outer = skills.filter((d) => !skills.some((o) => d.startsWith(`${o}/`)));
   return [...new Set(outer.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();

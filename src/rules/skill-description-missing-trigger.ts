@@ -20,7 +20,7 @@ const TRIGGERS = new RegExp(
       'used (?:when|for|if|to)',
       'appl(?:y|ies) (?:when|to)',
       'runs? when',
-      'invoked? (?:when|for|if)',
+      'invoked? (?:(?:this skill|it) )?(?:when|for|if|before|after)',
       'trigger(?:s|ed)?',
       'requires',
       'activat(?:e|es|ed|ion)',
@@ -42,7 +42,7 @@ const TRIGGERS = new RegExp(
  * "…ときに使用" / "…場合に使用" (use when …).
  */
 const CJK_TRIGGERS =
-  /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)|(?:など)?で使(?:う|用)|時に使(?:う|用)/u;
+  /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)|(?:など)?で使(?:う|用)|時に使(?:う|用)|たい(?:時|とき)/u;
 
 /**
  * …and in Russian, Spanish, German and French ("Активируется при …", "Используй, когда …", "Úsalo

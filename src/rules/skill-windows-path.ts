@@ -54,6 +54,8 @@ export default defineRule({
         for (const t of pathTokens(node.value)) {
           // `%LOCALAPPDATA%\\Packages\\…`: a Windows location named for Windows users
           if (!isWindowsPath(t.text) || /^%\w+%/u.test(t.text)) continue;
+          // a cmd.exe script (`.\\scripts\\test.cmd`) runs only on Windows, where it needs backslashes
+          if (/\.(?:cmd|bat)$/iu.test(t.text)) continue;
           const place = valuePosition(file, node, t.index);
           // "✗ Avoid: `scripts\run.py`" teaches the rule itself
           if (!onCounterExampleLine(file, place.line, place.column)) report({ messageId: 'backslash', at: at(place) });

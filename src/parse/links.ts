@@ -44,6 +44,9 @@ export function localLinks(file: SourceFile): LocalLink[] {
     const hash = url.indexOf('#');
     const pathPart = (hash === -1 ? url : url.slice(0, hash)).replace(/\?.*$/u, '');
     const at = urlPosition(file, node);
+    // `[release notes](<link>)`: a word in angle brackets, no file name, is a placeholder
+    const written = (file.lineStarts[at.line - 1] ?? 0) + at.column - 1;
+    if (file.text[written - 1] === '<' && !/[./#]/u.test(url)) return;
     const link: LocalLink = { url: node.url, path: decode(pathPart), line: at.line, column: at.column, image: n.type === 'image' };
     if (hash !== -1) link.anchor = decode(url.slice(hash + 1));
     if (fromSkillDir) link.fromSkillDir = true;

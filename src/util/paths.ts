@@ -56,7 +56,8 @@ export function isWindowsPath(token: string): boolean {
   return FILE_EXTENSION.test(last);
 }
 
-const HOME_PATH = new RegExp(String.raw`^(?:/mnt/[a-z])?/(?:home|Users)/(${SEG})(?:/${SEG})+/?$`, 'iu');
+// as the systems write them: `/home` (Linux), `/Users` (macOS, WSL's `/mnt/c/Users`); `/users/0/name` is a JSON pointer
+const HOME_PATH = new RegExp(String.raw`^(?:/mnt/[a-z])?/(?:home|Users)/(${SEG})(?:/${SEG})+/?$`, 'u');
 const DRIVE_SLASH_PATH = new RegExp(String.raw`^[A-Za-z]:/(?:${SEG}(?:/${SEG})*/?)?$`, 'u');
 /**
  * Home directories that are the same on every machine of their kind, or stand for "yours": the
@@ -94,6 +95,8 @@ const GENERIC_HOMES = new Set([
   'vagrant',
   'pi',
   'linuxbrew',
+  // the sandbox of claude.ai's code execution, the same in every session
+  'claude',
 ]);
 
 /**
@@ -106,7 +109,8 @@ const GENERIC_HOMES = new Set([
  */
 export function isMachineAbsolutePath(token: string): boolean {
   const home = HOME_PATH.exec(token);
-  if (home) return !GENERIC_HOMES.has(home[1]!.toLowerCase()) && !/^[<{$]/u.test(home[1]!);
+  // a user name starts with a letter (`/Users/0/name` is data)
+  if (home) return /^[A-Za-z_]/u.test(home[1]!) && !GENERIC_HOMES.has(home[1]!.toLowerCase());
   if (DRIVE_SLASH_PATH.test(token)) return true;
   // a file URL of a machine-specific path (`file:///Users/ann/x`, `file:///C:/x`), not of any path
   const url = /^file:\/\/(\/.+)$/iu.exec(token);

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './measure.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -52,7 +53,6 @@ const SHAPES = {
   'nesting, 20,000 deep (refused)': () => `${'- '.repeat(20000)}x\n`,
 };
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 function time(argv) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, argv, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });

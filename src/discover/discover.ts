@@ -19,6 +19,9 @@ export const DEFAULT_SKILLS_DIRS: readonly string[] = ['skills', '.claude/skills
 
 const IGNORE = ['**/node_modules/**', '**/.git/**'];
 
+/** A folder whose name starts with `_` (`_template`, `_shared`) is a template or a shared part, never a skill. */
+const underscored = (path: string) => path.split('/').some((part) => part.startsWith('_'));
+
 function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/');
 }
@@ -78,11 +81,8 @@ export function discoverSkillDirs(root: string, skillsDir: string): string[] {
     ignore: IGNORE,
     suppressErrors: true,
   });
-  // a symlinked directory counts only when it resolves inside the project; a folder whose name
-  // starts with `_` (`_template`, `_shared`) is a template or a shared part, not a skill
-  const dirs = found
-    .map((f) => f.slice(0, -'/SKILL.md'.length))
-    .filter((d) => !d.split('/').some((part) => part.startsWith('_')) && insideRoot(join(base, d), root) !== null);
+  // a symlinked directory counts only when it resolves inside the project
+  const dirs = found.map((f) => f.slice(0, -'/SKILL.md'.length)).filter((d) => !underscored(d) && insideRoot(join(base, d), root) !== null);
   const flat = new Set(dirs.filter((d) => !d.includes('/')));
   // nested skills only inside folders that are not skills themselves (a skill's own sub-folders are not skills)
   const nested = dirs.filter((d) => d.includes('/') && !flat.has(d.split('/')[0]!));
@@ -129,7 +129,7 @@ export function findSkillsFolders(root: string, depth = 6): string[] {
   });
   const skills = found
     .map((f) => f.slice(0, -'/SKILL.md'.length))
-    .filter((d) => d !== '' && !d.split('/').some((part) => part.startsWith('_')) && insideRoot(join(root, d), root) !== null)
+    .filter((d) => d !== '' && !underscored(d) && insideRoot(join(root, d), root) !== null)
     .sort();
   const outer = skills.filter((d) => !skills.some((o) => d.startsWith(`${o}/`)));
   return [...new Set(outer.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();

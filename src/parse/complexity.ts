@@ -29,6 +29,13 @@ const COST = {
   /** a container level beyond the third on a line */
   deep: 0.025,
 };
+/** How file-too-complex names each construct of COST. */
+const CONSTRUCT: Record<keyof typeof COST, string> = {
+  block: 'blocks (paragraphs, headings, list items, table rows)',
+  runs2: 'emphasis delimiters in crowded paragraphs (sum of squares)',
+  brackets2: 'link brackets in crowded paragraphs (sum of squares)',
+  deep: 'levels of nesting beyond the third, summed over lines',
+};
 const SHALLOW = 3;
 
 const CONTAINER = /^[ \t]{0,3}(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]*/u;
@@ -111,28 +118,6 @@ export function tooComplex(text: string): Complexity | null {
   const parts = (Object.keys(COST) as (keyof typeof COST)[]).map((k) => ({ k, ms: total[k] * COST[k] }));
   const ms = parts.reduce((a, p) => a + p.ms, 0);
   if (ms <= BUDGET_MS) return null;
-  const worst = parts.sort((a, b) => b.ms - a.ms)[0]!;
-  const describe = {
-    block: {
-      construct: 'blocks (paragraphs, headings, list items, table rows)',
-      measure: total.block,
-      limit: Math.floor(BUDGET_MS / COST.block),
-    },
-    runs2: {
-      construct: 'emphasis delimiters in crowded paragraphs (sum of squares)',
-      measure: total.runs2,
-      limit: Math.floor(BUDGET_MS / COST.runs2),
-    },
-    brackets2: {
-      construct: 'link brackets in crowded paragraphs (sum of squares)',
-      measure: total.brackets2,
-      limit: Math.floor(BUDGET_MS / COST.brackets2),
-    },
-    deep: {
-      construct: 'levels of nesting beyond the third, summed over lines',
-      measure: total.deep,
-      limit: Math.floor(BUDGET_MS / COST.deep),
-    },
-  }[worst.k];
-  return { ...describe, line: first[worst.k] || 1 };
+  const { k } = parts.sort((a, b) => b.ms - a.ms)[0]!;
+  return { construct: CONSTRUCT[k], measure: total[k], limit: Math.floor(BUDGET_MS / COST[k]), line: first[k] || 1 };
 }

@@ -621,6 +621,28 @@ describe('presets and layouts', () => {
     expect(r.status).toBe(0);
   });
 
+  it('a skill found only through a symlinked folder: its links resolve from its real place too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    // the skill lives in tools/doing-x and is served to the agent as .claude/skills/doing-x
+    mkdirSync(join(dir, 'tools', 'doing-x'), { recursive: true });
+    mkdirSync(join(dir, 'tools', 'shared'));
+    writeFileSync(join(dir, 'tools', 'shared', 'style.md'), '# Style\n');
+    writeFileSync(
+      join(dir, 'tools', 'doing-x', 'SKILL.md'),
+      '---\nname: doing-x\ndescription: Does x. Use when x is needed.\n---\n# X\n\nRead [the style](../shared/style.md) and [the lost one](../shared/lost.md).\n',
+    );
+    mkdirSync(join(dir, '.claude', 'skills'), { recursive: true });
+    symlinkSync('../../tools/doing-x', join(dir, '.claude', 'skills', 'doing-x'));
+    const r = run([dir, '--json']);
+    const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string; message: string }[] };
+    expect(doc.skills_checked).toBe(1);
+    const broken = doc.diagnostics.filter((d) => d.code === 'skill-broken-link');
+    // the link that exists from the real place passes; the one missing from both places is reported
+    expect(broken.map((d) => d.message)).toEqual([expect.stringContaining("'../shared/lost.md'")]);
+    expect(r.status).toBe(1);
+  });
+
   it('finds skills deeper down when no common layout exists (product/plugin/skills/*, agents/<agent>/*)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
     temps.push(dir);
@@ -664,13 +686,52 @@ describe('presets and layouts', () => {
     expect(r.stdout).toContain('1 skill,');
     expect(r.stderr).toContain(
       'loopkit: 1 skill outside the usual skills directories was not checked: external_plugins/beta/skills/drafting-notes. ' +
-        'To check it, add its folder (external_plugins/beta/skills/) to skills_dir in .loopkit.yaml.',
+        'To check it, add its folder (external_plugins/beta/skills/) to skills_dir in .loopkit.yaml, with `extends: agent-skills` to keep this preset.',
     );
     expect(run([dir, '--quiet']).stderr).toBe('');
     writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: [plugins/*/skills, external_plugins/*/skills]\n');
     const all = run([dir]);
     expect(all.stderr).toBe('');
     expect(all.stdout).toContain('2 skills,');
+  });
+
+  it("names skills kept in other agents' hidden folders in the note", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    for (const rel of ['.claude/skills/reviewing-code', '.opencode/skills/reviewing-code', '.opencode/skills/drafting-notes']) {
+      const name = rel.split('/').pop()!;
+      mkdirSync(join(dir, rel), { recursive: true });
+      writeFileSync(
+        join(dir, rel, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
+      );
+    }
+    const r = run([dir]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('1 skill,');
+    expect(r.stderr).toContain(
+      '2 skills outside the usual skills directories were not checked: .opencode/skills/drafting-notes, .opencode/skills/reviewing-code. ' +
+        'To check them, add their folder (.opencode/skills/) to skills_dir',
+    );
+  });
+
+  it('a common layout that holds no skill does not hide the skills kept elsewhere', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    // skills/ holds loose notes and a sync script; the skill is packaged for one agent deeper down
+    mkdirSync(join(dir, 'skills'));
+    writeFileSync(join(dir, 'skills', 'payments.md'), '# Payments\n');
+    writeFileSync(join(dir, 'skills', 'sync.js'), '// copies the notes into the plugin\n');
+    const rel = 'providers/claude/plugin/skills/taking-payments';
+    mkdirSync(join(dir, rel), { recursive: true });
+    writeFileSync(
+      join(dir, rel, 'SKILL.md'),
+      '---\nname: taking-payments\ndescription: Takes payments. Use when a checkout is built.\n---\n# Payments\n',
+    );
+    const r = run([dir, '--json']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).not.toContain('not checked');
+    expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(1);
   });
 
   it('a directory without any skills is exit 2 naming the layouts it looked for', () => {

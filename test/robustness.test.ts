@@ -57,7 +57,7 @@ function nastySkill(): string {
     ...straddles('`').map((s) => `${s}`),
     ...straddles('*'),
     ...straddles('\\'),
-    `Paths: ${EMOJI}C:\\Users\\${EMOJI}\\x.md and \`${CJK}\\${COMBINING}\\z.py\` /home/${EMOJI}/x [abs](/${EMOJI}/x.md) (/${CJK}`,
+    `Paths: ${EMOJI}C:\\Users\\ann${EMOJI}\\x.md and \`${CJK}\\${COMBINING}\\z.py\` /home/${EMOJI}/x [abs](/${EMOJI}/x.md) (/${CJK}`,
     `span) dates: März 2024, March${EMOJI} 2024, ${EMOJI}March 2024${EMOJI}, mayo\u00a02024`,
     '## Rules',
     `1. ${EMOJI}Verify the ${CJK} output`,

@@ -114,13 +114,14 @@ export function discoverAll(root: string, skillsDirs: readonly string[]): string
  * The folders that hold skills anywhere in the project, for repositories that keep them in deeper
  * layouts than the common ones (`<product>/<plugin>/skills/<skill>/`, `agents/<agent>/<skill>/`):
  * the parent of every directory with a SKILL.md at most `depth` levels down, except skills inside
- * another skill (its own sub-folders are not skills). Never inside `node_modules` or `.git`, never
- * through symlinks. Sorted, project-relative (posix).
+ * another skill (its own sub-folders are not skills), hidden folders included. Never inside
+ * `node_modules` or `.git`, never through symlinks. Sorted, project-relative (posix).
  */
 export function findSkillsFolders(root: string, depth = 6): string[] {
   const found = fg.sync('**/SKILL.md', {
     cwd: root,
-    dot: false,
+    // other agents' folders (`.opencode/skills/`, `.claude-plugin/skills/`) hold skills too
+    dot: true,
     followSymbolicLinks: false,
     onlyFiles: false,
     deep: depth + 1,

@@ -5,10 +5,10 @@
 import { join, posix, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { DEFAULT_SKILLS_DIRS, discoverAll, findSkillsFolders, resolveSkillsDirs } from '../discover/discover.js';
-import { declaredStates, localLinkPath } from '../model/skill.js';
+import { declaredStates, linkPlaces } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
-import { exists, insideRoot, isDirectory, listDir, markdownFilesUnder, readText } from '../parse/fs.js';
+import { exists, existsFromRealPlace, insideRoot, isDirectory, listDir, markdownFilesUnder, readText } from '../parse/fs.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
 
@@ -74,7 +74,11 @@ export interface Layout {
  */
 export function projectLayout(root: string, displayRoot: string, loaded: LoadedConfig): Layout {
   const written = loaded.positions.has('skills_dir');
-  const { dirs, missing } = resolveSkillsDirs(root, written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS);
+  const resolved = resolveSkillsDirs(root, written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS);
+  const { missing } = resolved;
+  const found = discoverAll(root, resolved.dirs);
+  // a common layout counts only when it holds skills (a `skills/` folder of loose notes is not one)
+  const dirs = written ? resolved.dirs : resolved.dirs.filter((d) => found.some((s) => s.startsWith(`${d}/`)));
   if (written && missing.length > 0) {
     const i = loaded.config.skills_dir.indexOf(missing[0]!);
     const pos = loaded.valuePositions.get(loaded.config.skills_dir.length > 1 ? `skills_dir.${i}` : 'skills_dir');
@@ -99,7 +103,6 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
         : `no skills found in ${displayRoot} (looked in ${looked} for <skill>/SKILL.md at the top and below); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
     );
   }
-  const found = discoverAll(root, dirs);
   if (written) return { skillsDirs: dirs, dirs: found };
   // skills elsewhere (`external_plugins/*/skills/`): not checked, but the user is told
   const checked = new Set(found);
@@ -276,10 +279,18 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     if (role.kind !== 'skill' && role.kind !== 'reference') continue;
     const skillDir = drafts[role.skill]?.dir ?? posix.dirname(role.path);
     for (const link of markdown.get(role.path)?.facts.file.localLinks ?? []) {
-      const path = localLinkPath(link, role.path, skillDir);
-      if (checked.has(path)) continue;
-      checked.add(path);
-      if (exists(join(root, path))) linkTargets.add(path);
+      const places = linkPlaces(link.path, link.fromSkillDir === true, role.path, skillDir);
+      for (const place of places) {
+        if (checked.has(place)) continue;
+        checked.add(place);
+        if (exists(join(root, place))) linkTargets.add(place);
+      }
+      const path = places[0]!;
+      // a skill reached through a symlinked folder: its links were written from its real place
+      if (!places.some((p) => linkTargets.has(p)) && link.path !== '') {
+        const base = link.fromSkillDir ? skillDir : posix.dirname(role.path);
+        if (existsFromRealPlace(join(root, base), link.path.replace(/\\/gu, '/'))) linkTargets.add(path);
+      }
     }
   }
   const project: Project = {

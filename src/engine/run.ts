@@ -163,20 +163,22 @@ async function prepare(root: string, displayRoot: string, runner: Runner, preset
   const loaded: LoadedConfig = { ...file, config: applyPresets(file.config, presets, written) };
   const out: Prepared = { loaded, layout, presets, ms };
   if (presetNote !== undefined) out.presetNote = presetNote;
-  if (layout.unchecked) out.layoutNote = uncheckedNote(layout.unchecked, file.file);
+  if (layout.unchecked) out.layoutNote = uncheckedNote(layout.unchecked, file.file, presetNote !== undefined);
   return out;
 }
 
 /** The line that says which skills were found outside the skills directories and not checked. */
-function uncheckedNote(unchecked: readonly string[], configFile: string | null): string {
+function uncheckedNote(unchecked: readonly string[], configFile: string | null, agentSkillsByDefault: boolean): string {
   const shown = unchecked.slice(0, 3).join(', ');
   const more = unchecked.length > 3 ? ` and ${unchecked.length - 3} more` : '';
   const n = unchecked.length;
   const folders = [...new Set(unchecked.map((d) => `${posix.dirname(d)}/`))];
   return (
     `${n} ${n === 1 ? 'skill' : 'skills'} outside the usual skills directories ${n === 1 ? 'was' : 'were'} not checked: ${shown}${more}. ` +
-    `To check ${n === 1 ? 'it' : 'them'}, add ${folders.length === 1 ? 'its folder' : 'their folders'} (${folders.slice(0, 3).join(', ')}${folders.length > 3 ? ', …' : ''}) ` +
-    `to skills_dir in ${configFile ?? '.loopkit.yaml'}.`
+    `To check ${n === 1 ? 'it' : 'them'}, add ${folders.length > 1 ? 'their folders' : n === 1 ? 'its folder' : 'their folder'} (${folders.slice(0, 3).join(', ')}${folders.length > 3 ? ', …' : ''}) ` +
+    `to skills_dir in ${configFile ?? '.loopkit.yaml'}` +
+    // a new .loopkit.yaml without `extends` would switch the project to the loop-language preset
+    (agentSkillsByDefault && configFile === null ? ', with `extends: agent-skills` to keep this preset.' : '.')
   );
 }
 

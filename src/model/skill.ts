@@ -1,16 +1,26 @@
 /** Derived facts of a skill that depend on the configuration (computed in the project phase). */
 import { posix } from 'node:path';
-import type { DeclaredState, LocalLink, SkillFacts } from './types.js';
+import type { DeclaredState, SkillFacts } from './types.js';
 
 /**
- * The project-relative path a local link points at: relative to the file that holds it, or to the
- * skill directory for a `{baseDir}/…` link; the file itself for a link to one of its anchors.
- * May start with `../` (outside the project).
+ * The places a link's path can mean, first the one CommonMark reads (relative to the file that
+ * holds it, or to the skill directory for a `{baseDir}/…` link), then — for a link in a file below
+ * the skill directory — relative to the skill directory, as the Agent Skills specification writes
+ * paths (`references/b.md` inside `references/a.md`) and as an agent that knows the skill's base
+ * directory reads them. Project-relative, normalised; may start with `../`.
  */
-export function localLinkPath(link: LocalLink, file: string, skillDir: string): string {
-  if (link.path === '') return file;
-  const base = link.fromSkillDir ? skillDir : posix.dirname(file);
-  return posix.normalize(posix.join(base, link.path.replace(/\\/gu, '/')));
+export function linkPlaces(path: string, fromSkillDir: boolean, file: string, skillDir: string): string[] {
+  if (path === '') return [file];
+  const rel = path.replace(/\\/gu, '/');
+  const dir = posix.dirname(file);
+  const first = posix.normalize(posix.join(fromSkillDir ? skillDir : dir, rel));
+  if (fromSkillDir || dir === skillDir || !dir.startsWith(`${skillDir}/`) || rel.startsWith('../') || rel.startsWith('./')) return [first];
+  return [first, posix.normalize(posix.join(skillDir, rel))];
+}
+
+/** Where a link lands: the first of its places that exists (`existing`), else null. */
+export function linkLanding(places: readonly string[], existing: ReadonlySet<string>): string | null {
+  return places.find((p) => existing.has(p)) ?? null;
 }
 import { sectionKey } from '../util/text.js';
 

@@ -409,6 +409,6 @@ export interface Project {
   readme: FileModel | null;
   /** project-relative paths that exist (used by the loop-state-file rule) */
   existingPaths: ReadonlySet<string>;
-  /** the local link destinations of SKILL.md and reference files that exist (resolved, project-relative; see localLinkPath) */
+  /** the local link destinations of SKILL.md and reference files that exist (each of its places that exists, project-relative; see linkPlaces) */
   linkTargets: ReadonlySet<string>;
 }

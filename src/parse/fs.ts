@@ -1,6 +1,6 @@
 /** File reading for the parse layer: bounded, UTF-8 checked, never throws. */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { DirEntry } from '../model/types.js';
 import { decodeUtf8 } from '../util/text.js';
 
@@ -87,6 +87,27 @@ export function markdownFilesUnder(abs: string, root: string, depth: number): st
   };
   walk(abs, '', depth);
   return out.sort();
+}
+
+const realDirs = new Map<string, string | null>();
+
+/**
+ * Whether `rel` exists when resolved from the real place of the directory `absDir` — different
+ * from its written place when a folder on the way is a symlink (`.claude/skills/x -> ../../x`).
+ * False when the directory is its own real place (the caller resolved it there already).
+ */
+export function existsFromRealPlace(absDir: string, rel: string): boolean {
+  let real = realDirs.get(absDir);
+  if (real === undefined) {
+    try {
+      real = realpathSync(absDir);
+      if (real === resolve(absDir)) real = null;
+    } catch {
+      real = null;
+    }
+    realDirs.set(absDir, real);
+  }
+  return real !== null && exists(resolve(real, rel));
 }
 
 const realRoots = new Map<string, string>();

@@ -21,7 +21,8 @@ function decode(s: string): string {
  * A destination that names a path in the project: no scheme (`https:`, `mailto:`), not absolute,
  * in the home directory or protocol-relative (`/x`, `~/.claude/x.md`, `//host`), and no template syntax (`{{url}}`, `<path>`, `$VAR`, and
  * `[changes]` — a template line `- [file path]: [changes]` is a link definition to CommonMark — and
- * an ellipsis, `[the guide](...)`, or a word in capitals, `[Open](LINK)`) — a
+ * an ellipsis, `[the guide](...)`, a word in capitals, `[Open](LINK)`, or numbers only,
+ * `SHA256[cwd](0:12)`) — a
  * placeholder is filled in later, it is not a broken link.
  */
 function localDestination(url: string): boolean {
@@ -29,6 +30,8 @@ function localDestination(url: string): boolean {
   if (/^\[[^\]]*\]$/u.test(url) || /^(?:\.{3,}|…)$/u.test(url)) return false;
   // `[Open](LINK)`, `[docs](URL)`: a word in capitals stands for a destination filled in later
   if (/^[A-Z][A-Z0-9_]*$/u.test(url)) return false;
+  // `SHA256[cwd](0:12)`: numbers only (a slice, a range, a time) — no file is named so
+  if (/^[\d:.,;+-]+$/u.test(url) && /\d/u.test(url)) return false;
   return !/[{}<>$]|%7B|%7D/iu.test(url);
 }
 

@@ -3,7 +3,7 @@ import { defineRule } from '../engine/rule.js';
 import { isAbsoluteDestination, isMachineAbsolutePath, pathTokens } from '../util/paths.js';
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
 import { urlPosition, valuePosition } from '../parse/source-map.js';
-import { onCounterExampleLine } from './lib/code.js';
+import { isConversionExample, onCounterExampleLine } from './lib/code.js';
 
 export default defineRule({
   meta: {
@@ -31,7 +31,8 @@ export default defineRule({
       }
       for (const node of proseNodes(root, true)) {
         // every machine path has a slash; the link is reported once, at its destination
-        if (!node.value.includes('/') || insideAny(node, links)) continue;
+        // … and a path shown as one side of a conversion (`/Users/ann/x` → `-Users-ann-x`) is data
+        if (!node.value.includes('/') || insideAny(node, links) || isConversionExample(file.text, node)) continue;
         for (const t of pathTokens(node.value)) {
           if (!isMachineAbsolutePath(t.text)) continue;
           const p = valuePosition(file, node, t.index);

@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { markdownFiles } from '../model/files.js';
-import { localLinkPath } from '../model/skill.js';
+import { linkLanding, linkPlaces } from '../model/skill.js';
 import type { FileModel, Skill } from '../model/types.js';
 import { closest } from '../util/closest.js';
 import { posix } from 'node:path';
@@ -28,9 +28,9 @@ export default defineRule({
     const check = (skill: Skill, file: FileModel) => {
       for (const link of file.localLinks) {
         if (link.anchor === undefined || link.anchor === '' || link.image) continue;
-        const path = localLinkPath(link, file.path, skill.dir);
-        const target = byPath.get(path);
-        if (!target) continue; // not a markdown file read this run (or missing: skill-broken-link)
+        const path = linkLanding(linkPlaces(link.path, link.fromSkillDir === true, file.path, skill.dir), project.linkTargets);
+        const target = path === null ? undefined : byPath.get(path);
+        if (path === null || !target) continue; // not a markdown file read this run (or missing: skill-broken-link)
         const anchors = target.anchors;
         const wanted = link.anchor;
         if (anchors.includes(wanted) || anchors.includes(wanted.toLowerCase())) continue;

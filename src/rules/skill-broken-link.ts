@@ -1,6 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import type { FileModel, Skill } from '../model/types.js';
-import { localLinkPath } from '../model/skill.js';
+import { linkLanding, linkPlaces } from '../model/skill.js';
 import { posix } from 'node:path';
 import { isContractFile, referencedFiles } from './lib/skill-files.js';
 
@@ -24,8 +24,9 @@ export default defineRule({
     const check = (skill: Skill, file: FileModel) => {
       for (const link of file.localLinks) {
         if (link.path === '') continue; // an anchor of the file itself: skill-broken-anchor
-        const path = localLinkPath(link, file.path, skill.dir);
-        if (project.linkTargets.has(path)) continue;
+        const places = linkPlaces(link.path, link.fromSkillDir === true, file.path, skill.dir);
+        if (linkLanding(places, project.linkTargets) !== null) continue;
+        const path = places[0]!;
         report({
           messageId: 'missing',
           data: {

@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { resolveTarget } from '../util/paths.js';
-import { isContractFile, mentionedSiblings, referencedFiles, skillLinks } from './lib/skill-files.js';
+import { linkLanding, linkPlaces } from '../model/skill.js';
+import { decodePath } from '../util/paths.js';
+import { isContractFile, isMetaFile, mentionedSiblings, referencedFiles, skillLinks } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -34,10 +35,13 @@ export default defineRule({
       const direct = new Set([skill.skillFile.path, ...links.map((l) => l.path), ...named].map((p) => p.toLowerCase()));
       const own = file.path.toLowerCase();
       const nested = file.links.find((l) => {
-        const path = resolveTarget(l.fromSkillDir ? skill.skillFile.path : file.path, l.target).toLowerCase();
+        // where the link lands: beside the file, else from the skill directory (`references/b.md` inside references/a.md)
+        const places = linkPlaces(decodePath(l.target), l.fromSkillDir === true, file.path, skill.dir);
+        const path = (linkLanding(places, project.linkTargets) ?? places[0]!).toLowerCase();
         // links back to SKILL.md, to itself, to a file SKILL.md links anyway, or to another
         // skill's SKILL.md (a handoff to that skill, not a deeper reference) add no depth
-        return path !== own && !direct.has(path) && !isContractFile(posix.basename(path));
+        // … nor does a file for people or for the agents editing the repository (a breadcrumb to the root CLAUDE.md)
+        return path !== own && !direct.has(path) && !isContractFile(posix.basename(path)) && !isMetaFile(posix.basename(path));
       });
       if (!nested) continue;
       const from = links.find((l) => l.target === target);

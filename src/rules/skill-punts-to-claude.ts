@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { codeBlocks, isCounterExample, type CodeBlock, type CodeLine } from './lib/code.js';
+import { codeBlocks, counterExampleLines, isCounterExample, type CodeBlock, type CodeLine } from './lib/code.js';
 
 /** `except:`, `except Exception:`, `except (BaseException) as e:` — a bare or catch-all clause. */
 const CATCH_ALL = /^(?<indent>[ \t]*)except(?:\s*\(?\s*(?:Exception|BaseException)\s*\)?(?:\s+as\s+\w+)?)?\s*:(?<rest>.*)$/u;
@@ -55,7 +55,10 @@ export default defineRule({
     check({ file, report }) {
       for (const block of codeBlocks(file)) {
         if (isCounterExample(file, block)) continue; // a "don't do this" example
+        // … or the part of a block that shows one next to the right way (`# ❌ Wrong` … `# ✅ Correct`)
+        const wrong = counterExampleLines(block);
         for (const l of punts(block)) {
+          if (wrong.has(block.lines.indexOf(l))) continue;
           const column = l.column + indentOf(l.text);
           report({ messageId: 'punt', at: { file: file.path, line: l.line, column } });
         }

@@ -17,10 +17,41 @@ function quoted(text: string, at: number): boolean {
   return straight % 2 === 1 || open > close;
 }
 
+/**
+ * A record of when something happened, which stays true ("**Tested**: October 2025", "released
+ * March 2026", "introduced by … in October 2025"): the event's word shortly before the date, in the
+ * same clause. Not "since" or "as of", which date a state that will change.
+ */
+const RECORD =
+  /\b(?:tested|verified|released|introduced|published|created|added|launched|announced|stable|updated|written|authored|retrieved|accessed)\b[^.;!?]{0,40}$/iu;
+
 function matches(text: string, skipQuoted = true): number[] {
   const out: number[] = [];
   DATE.lastIndex = 0;
-  for (let m = DATE.exec(text); m !== null; m = DATE.exec(text)) if (!skipQuoted || !quoted(text, m.index)) out.push(m.index);
+  for (let m = DATE.exec(text); m !== null; m = DATE.exec(text)) {
+    if (!skipQuoted || !quoted(text, m.index)) out.push(m.index);
+  }
+  return out;
+}
+
+/** The frontmatter keys an agent reads to choose the skill; others (`metadata: { date: … }`) are records. */
+const LOADED_KEYS = /^(?:description|when_to_use|when-to-use)$/u;
+
+/**
+ * The text of the loaded keys in frontmatter `yaml` (a top-level key's line and the indented lines
+ * that continue it), each with its offset.
+ */
+function loadedValues(yaml: string): [number, string][] {
+  const out: [number, string][] = [];
+  let loaded = false;
+  let offset = 0;
+  for (const line of yaml.split('\n')) {
+    const key = /^([^\s:#][^:]*?)[ \t]*:/u.exec(line);
+    if (key) loaded = LOADED_KEYS.test(key[1]!.replace(/^["']|["']$/gu, ''));
+    else if (!/^\s/u.test(line)) loaded = false;
+    if (loaded) out.push([offset, line]);
+    offset += line.length + 1;
+  }
   return out;
 }
 
@@ -29,7 +60,7 @@ export default defineRule({
     code: 'skill-time-sensitive',
     defaultSeverity: 'warning',
     category: 'structure',
-    description: 'Check SKILL.md prose and frontmatter for dates (month and year) that will go stale',
+    description: 'Check SKILL.md prose and description for dates (month and year) that will go stale',
     scope: 'skill',
     reference: 'improved',
     messages: {
@@ -41,16 +72,22 @@ export default defineRule({
   },
   file: {
     kinds: ['skill'],
-    check({ file, report }) {
+    check({ file, report: send }) {
       const root = file.root as Root;
       const at = (p: { line: number; column: number }) => ({ file: file.path, line: p.line, column: p.column });
-      // the frontmatter is loaded at startup: a date in the description goes stale too
+      // the line up to the date, emphasis removed ("**Tested**: October 2025")
+      const report = (r: { messageId: 'dated'; at: { file: string; line: number; column: number } }) => {
+        const start = file.lineStarts[r.at.line - 1] ?? 0;
+        const before = file.text.slice(Math.max(start, start + r.at.column - 1 - 80), start + r.at.column - 1).replace(/[*_`]/gu, '');
+        if (!RECORD.test(before)) send(r);
+      };
+      // the description is loaded at startup: a date in it goes stale too
       const yaml = root.children.find((n): n is Yaml => n.type === 'yaml');
       const start = yaml?.position?.start.offset;
       const end = yaml?.position?.end.offset;
       if (start !== undefined && end !== undefined) {
-        for (const i of matches(file.text.slice(start, end), false))
-          report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + i)) });
+        for (const [from, text] of loadedValues(file.text.slice(start, end)))
+          for (const i of matches(text, false)) report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + from + i)) });
       }
       // prose only: code blocks and inline code are quoted literally
       for (const node of proseNodes(root, false)) {

@@ -33,6 +33,8 @@ const KNOWN_FRONTMATTER_KEYS: readonly string[] = [
 ];
 
 const KNOWN = new Set(KNOWN_FRONTMATTER_KEYS);
+/** The Loop Language's own keys: suggested for a typo only in projects that use the Loop Language. */
+const LOOP_KEYS = new Set(['level', 'owner', 'trigger']);
 
 export default defineRule({
   meta: {
@@ -54,10 +56,14 @@ export default defineRule({
     },
   },
   check({ project, report }) {
+    // `triggers:` (a list of phrases) in a plain Agent Skills project is not a misspelt Loop Language `trigger:`
+    const candidates = project.presets.includes('loop-language')
+      ? KNOWN_FRONTMATTER_KEYS
+      : KNOWN_FRONTMATTER_KEYS.filter((k) => !LOOP_KEYS.has(k));
     for (const skill of project.skills) {
       for (const e of usableFrontmatter(skill)?.entries ?? []) {
         if (KNOWN.has(e.key) || e.key.startsWith('x-')) continue;
-        const suggestion = closest(e.key, KNOWN_FRONTMATTER_KEYS);
+        const suggestion = closest(e.key, candidates);
         report({
           messageId: suggestion ? 'typo' : 'unknown',
           data: suggestion ? { key: e.key, suggestion } : { key: e.key },

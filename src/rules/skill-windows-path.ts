@@ -1,31 +1,25 @@
 import type { Root } from 'mdast';
 import { defineRule } from '../engine/rule.js';
-import { isWindowsPath, pathTokens } from '../util/paths.js';
+import { isWindowsPath, pathTokens, windowsPathStart } from '../util/paths.js';
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
 import { urlPosition, valuePosition } from '../parse/source-map.js';
-import { onCounterExampleLine } from './lib/code.js';
+import { isConversionExample, onCounterExampleLine } from './lib/code.js';
 
-const ARROW_AFTER = /^[`*_]*\s*(?:->|→|=>|⇒)/u;
 const MARKUP = /^\s*<[A-Za-z][\w.:-]*[\s>/]/u;
-const ARROW_BEFORE = /(?:->|→|=>|⇒)\s*[`*_]*$/u;
 
-/**
- * Whether a piece of text is one side of a conversion shown as data (`C:\Users\ann\x\` -> `~/x/`,
- * "`a\b.txt` → `a/b.txt`"): the Windows form is what the skill converts, so it must be written so.
- */
-function isConversionExample(text: string, node: { position?: { start: { offset?: number }; end: { offset?: number } } }): boolean {
-  const start = node.position?.start.offset;
-  const end = node.position?.end.offset;
-  if (start === undefined || end === undefined) return false;
-  return ARROW_AFTER.test(text.slice(end, end + 8)) || ARROW_BEFORE.test(text.slice(Math.max(0, start - 8), start));
+/** A Windows-style path of SKILL.md: where it is, and where it leads (windowsPathStart; 'link' for a link destination). */
+interface Found {
+  line: number;
+  column: number;
+  start: string;
 }
 
-export default defineRule({
+export default defineRule<'backslash', Found[]>({
   meta: {
     code: 'skill-windows-path',
     defaultSeverity: 'error',
     category: 'structure',
-    description: 'Disallow Windows-style paths (backslashes) in SKILL.md prose, inline code and links',
+    description: "Disallow Windows-style paths (backslashes) to a skill's own files in SKILL.md prose, inline code and links",
     scope: 'skill',
     reference: 'improved',
     messages: {
@@ -37,12 +31,12 @@ export default defineRule({
   },
   file: {
     kinds: ['skill'],
-    check({ file, report }) {
+    check({ file }) {
       const root = file.root as Root;
-      const at = (p: { line: number; column: number }) => ({ file: file.path, line: p.line, column: p.column });
+      const found: Found[] = [];
       // a link destination never legitimately contains a backslash
       const links = urlNodes(root).filter((n) => n.url.includes('\\'));
-      for (const node of links) report({ messageId: 'backslash', at: at(urlPosition(file, node)) });
+      for (const node of links) found.push({ ...urlPosition(file, node), start: 'link' });
       // text values have markdown escapes decoded: `\_` or `\|` is not a backslash
       for (const node of proseNodes(root, true)) {
         // a Windows path has a backslash; the link is reported once, at its destination
@@ -56,11 +50,25 @@ export default defineRule({
           if (!isWindowsPath(t.text) || /^%\w+%/u.test(t.text)) continue;
           // a cmd.exe script (`.\\scripts\\test.cmd`) runs only on Windows, where it needs backslashes
           if (/\.(?:cmd|bat)$/iu.test(t.text)) continue;
+          const start = windowsPathStart(t.text);
+          if (start === null) continue;
           const place = valuePosition(file, node, t.index);
           // "✗ Avoid: `scripts\run.py`" teaches the rule itself
-          if (!onCounterExampleLine(file, place.line, place.column)) report({ messageId: 'backslash', at: at(place) });
+          if (!onCounterExampleLine(file, place.line, place.column)) found.push({ ...place, start });
         }
       }
+      return found.length > 0 ? found : undefined;
     },
+  },
+  check({ project, fileData, report }) {
+    for (const skill of project.skills) {
+      // a relative path counts when it leads into the skill directory (`scripts\run.py` next to scripts/);
+      // other Windows paths (`C:\Windows\…`, a payload, another machine's folder) are data written for Windows
+      const own = new Set(skill.entries.map((e) => e.name.toLowerCase()));
+      for (const f of fileData(skill.skillFile.path) ?? []) {
+        if (f.start === 'link' || f.start === 'home' || own.has(f.start))
+          report({ messageId: 'backslash', at: { file: skill.skillFile.path, line: f.line, column: f.column }, skill: skill.name });
+      }
+    }
   },
 });

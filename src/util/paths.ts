@@ -56,6 +56,31 @@ export function isWindowsPath(token: string): boolean {
   return FILE_EXTENSION.test(last);
 }
 
+/**
+ * Where a Windows-style path (isWindowsPath) leads: `'home'` for a drive path in a person's home
+ * (`C:\Users\ann\x.md`, a path of the author's machine), the first part, lower case, of a path
+ * relative to the file (`scripts` for `scripts\run.py` and `.\scripts\run.py`), or null for
+ * anything else — Windows' own places (`C:\Windows\…`, `C:\boot.ini`, `\\server\share`), rooted
+ * paths, the homes of generic users (`C:\Users\User\…`) and paths that climb out (`..\x`),
+ * which are Windows data, not the skill's files.
+ */
+export function windowsPathStart(token: string): string | null {
+  const parts = token.split(/\\+/u);
+  if (/^[A-Za-z]:$/u.test(parts[0]!)) {
+    const name = parts[2];
+    return parts[1]?.toLowerCase() === 'users' &&
+      name !== undefined &&
+      parts.length >= 3 &&
+      /^[A-Za-z_]/u.test(name) &&
+      !GENERIC_HOMES.has(name.toLowerCase())
+      ? 'home'
+      : null;
+  }
+  if (parts[0] === '.') parts.shift();
+  const first = parts[0]!;
+  return first === '' || first === '..' ? null : first.toLowerCase();
+}
+
 // as the systems write them: `/home` (Linux), `/Users` (macOS, WSL's `/mnt/c/Users`); `/users/0/name` is a JSON pointer
 const HOME_PATH = new RegExp(String.raw`^(?:/mnt/[a-z])?/(?:home|Users)/(${SEG})(?:/${SEG})+/?$`, 'u');
 const DRIVE_SLASH_PATH = new RegExp(String.raw`^[A-Za-z]:/(?:${SEG}(?:/${SEG})*/?)?$`, 'u');

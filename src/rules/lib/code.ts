@@ -89,3 +89,39 @@ export function isCounterExample(file: SourceFile, block: CodeBlock): boolean {
   }
   return false;
 }
+
+const COMMENT = /^\s*(?:#|\/\/|--|\/\*|<!--)/u;
+const GOOD_EXAMPLE = /✅|✔|✓|\b(?:good|correct|right|better|preferred|instead)\b/iu;
+
+/**
+ * The lines of a code block that lie in a part marked as what not to do: from a comment that marks
+ * a counter-example (`# ❌ Wrong - silent catch`) to the next comment that marks a good one
+ * (`# ✅ Correct`), for blocks that show both side by side. Indexes into `block.lines`.
+ */
+export function counterExampleLines(block: CodeBlock): Set<number> {
+  const out = new Set<number>();
+  let inside = false;
+  block.lines.forEach((l, i) => {
+    if (COMMENT.test(l.text)) {
+      if (COUNTER_EXAMPLE.test(l.text)) inside = true;
+      else if (GOOD_EXAMPLE.test(l.text)) inside = false;
+    }
+    if (inside) out.add(i);
+  });
+  return out;
+}
+
+const ARROW_AFTER = /^[`*_]*\s*(?:->|→|=>|⇒)/u;
+const ARROW_BEFORE = /(?:->|→|=>|⇒)\s*[`*_]*$/u;
+
+/**
+ * Whether a piece of text is one side of a conversion shown as data (`C:\Users\ann\x\` -> `~/x/`,
+ * "`a\b.txt` → `a/b.txt`", `/Users/ann/x` → `-Users-ann-x`): the path is what the skill converts,
+ * so it must be written as it is.
+ */
+export function isConversionExample(text: string, node: { position?: { start: { offset?: number }; end: { offset?: number } } }): boolean {
+  const start = node.position?.start.offset;
+  const end = node.position?.end.offset;
+  if (start === undefined || end === undefined) return false;
+  return ARROW_AFTER.test(text.slice(end, end + 8)) || ARROW_BEFORE.test(text.slice(Math.max(0, start - 8), start));
+}

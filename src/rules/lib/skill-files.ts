@@ -21,6 +21,9 @@ const META_FILES = new Set([
   'authors.md',
   'about.md',
   'credits.md',
+  'attribution.md',
+  'how_to_use.md',
+  'how-to-use.md',
   'maintainers.md',
   'todo.md',
   'spec.md',
@@ -34,6 +37,8 @@ const META_FILES = new Set([
   'claude.md',
   'agents.md',
   'gemini.md',
+  // the same skill packaged for another agent: Kiro reads a Power's POWER.md itself
+  'power.md',
 ]);
 
 /** SKILL.md, LOOP.md or HANDOFFS.md (any case). */

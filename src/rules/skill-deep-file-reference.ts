@@ -25,9 +25,10 @@ export default defineRule({
       for (const link of facts.file.links) {
         // another skill's SKILL.md (or LOOP.md) is a handoff to that skill, not a reference file
         if (isContractFile(posix.basename(link.target))) continue;
-        // levels of the path as it resolves from the skill directory: `./refs/a.md` is one level, and so
-        // is `../../skills/other/SKILL.md` (a sibling skill, written the long way)
+        // levels of the path as it resolves from the skill directory: `./refs/a.md` is one level
         const relative = posix.relative(posix.dirname(file.path), resolveTarget(file.path, link.target));
+        // a file outside the skill (the repository's `docs/decisions/x.md`) is not one of its reference files
+        if (relative.startsWith('../')) continue;
         if (directoryLevels(relative) <= 1) continue;
         report({ messageId: 'deep', data: { target: link.target }, at: { file: file.path, line: link.urlLine, column: link.urlColumn } });
       }

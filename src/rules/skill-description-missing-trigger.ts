@@ -31,6 +31,9 @@ const TRIGGERS = new RegExp(
       'when (?:building|writing|creating|working|reviewing|debugging|testing|editing|adding|migrating|deploying|setting up|asked)',
       'for (?:any|all) (?:tasks?|requests?|questions?) (?:that|about|involving|related)',
       'whenever',
+      // a condition stated as a clause: "… when backlogs exist but the queue is stale", "when an idea has been discussed"
+      "when (?!to\\b)(?:a|an|the|your|its|their|this|these|some|any|(?:[\\p{L}-]+ ){1,3}(?:is|are|was|were|exists?|has|have|should|needs?|must|fails?|changes?|already))\\b",
+      'after (?:a|an|the|each|every|any) ',
     ].join('|') +
     ')\\b',
   'iu',

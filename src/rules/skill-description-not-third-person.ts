@@ -1,8 +1,8 @@
 import { defineRule } from '../engine/rule.js';
 import { descriptionField, entryPlace } from './lib/frontmatter-fields.js';
 
-/** Opens with I / you / we as a word, or a contraction of them (I'm, you'll, we've, …). */
-const FIRST_OR_SECOND = /^(i|you|we)(?:['’](?:m|ll|ve|d|re))?(?=[\s,.;:!?]|$)/iu;
+/** Opens with I / you / we as a word, or a contraction of them (I'm, you'll, we've, …); not a name such as You.com. */
+const FIRST_OR_SECOND = /^(i|you|we)(?:['’](?:m|ll|ve|d|re))?(?=[\s,;:!?]|\.(?!\p{L})|$)/iu;
 
 export default defineRule({
   meta: {

@@ -35,6 +35,10 @@ export default defineRule({
           .toLowerCase()
           .split(/[^\p{L}\p{N}]+/u),
       );
+      // the vague word is the subject when two or more other words say what it is about
+      // (`akka-agent-tools`, `security-scanning-tools`); `git-helper` and `utils` say nothing more
+      const vagueForms = new Set(VAGUE.flatMap(([, forms]) => forms));
+      if ([...words].filter((w) => w !== '' && !vagueForms.has(w)).length >= 2) continue;
       for (const [term, forms] of VAGUE) {
         if (!forms.some((w) => words.has(w))) continue;
         report({ messageId: 'vague', data: { name: name.text, term }, at: entryPlace(skill, name.entry), skill: skill.name });

@@ -3,6 +3,8 @@ import { defineRule } from '../engine/rule.js';
 import { isContractFile, mentionedSiblings, skillLinks } from './lib/skill-files.js';
 
 const MAX_LINES = 200;
+/** A markdown file named by a path that climbs out of the skill's folder (`../docs/x.md`, `../../shared/y.md`). */
+const OUTSIDE_MENTION = /(?<![\w./-])(?:\.\.\/)+[\w.-]+(?:\/[\w.-]+)*\.md\b/giu;
 
 export default defineRule({
   meta: {
@@ -22,8 +24,9 @@ export default defineRule({
   },
   file: {
     kinds: ['skill'],
-    // which of the markdown files next to SKILL.md it names
-    check: ({ file, siblings }) => mentionedSiblings(file, siblings),
+    // which of the markdown files next to SKILL.md it names, and the shared ones outside its folder it
+    // names by a relative path (`` `../docs/intent-compiler.md` ``)
+    check: ({ file, siblings }) => [...mentionedSiblings(file, siblings), ...(file.text.match(OUTSIDE_MENTION) ?? [])],
   },
   check({ project, fileData, report }) {
     for (const skill of project.skills) {

@@ -8,7 +8,17 @@ import { DEFAULT_SKILLS_DIRS, discoverAll, findSkillsFolders, resolveSkillsDirs 
 import { declaredStates, linkPlaces } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
-import { exists, existsFromRealPlace, insideRoot, isDirectory, listDir, markdownFilesUnder, readText } from '../parse/fs.js';
+import {
+  exists,
+  existsFromRealPlace,
+  globMatches,
+  insideRoot,
+  isGlobSegment,
+  isDirectory,
+  listDir,
+  markdownFilesUnder,
+  readText,
+} from '../parse/fs.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
 
@@ -283,7 +293,8 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
       for (const place of places) {
         if (checked.has(place)) continue;
         checked.add(place);
-        if (exists(join(root, place))) linkTargets.add(place);
+        // a glob (`references/concepts/*.md`, "use these globs as the catalogue") is fine when it matches
+        if (exists(join(root, place)) || (place.split('/').some(isGlobSegment) && globMatches(root, place))) linkTargets.add(place);
       }
       const path = places[0]!;
       // a skill reached through a symlinked folder: its links were written from its real place

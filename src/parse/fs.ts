@@ -71,6 +71,50 @@ export function listDir(abs: string, root: string): DirEntry[] {
   return out;
 }
 
+/** Whether a path segment is a glob pattern (`*.md`, `ch?.md`, `[ab].md`). */
+export function isGlobSegment(segment: string): boolean {
+  return /[*?[]/u.test(segment);
+}
+
+function segmentPattern(segment: string): RegExp {
+  const body = segment
+    .replace(/[.+^${}()|\\]/gu, '\\$&')
+    .replace(/\*/gu, '[^/]*')
+    .replace(/\?/gu, '[^/]');
+  try {
+    return new RegExp(`^${body}$`, 'u');
+  } catch {
+    // an unclosed `[`: a literal bracket
+    return new RegExp(`^${body.replace(/[[\]]/gu, '\\$&')}$`, 'u');
+  }
+}
+
+/**
+ * Whether anything in the project matches a project-relative glob (`references/concepts/*.md`,
+ * `docs/**\/x.md`): `*` and `?` within a segment, `**` for any folders (at most 6 levels).
+ */
+export function globMatches(root: string, pattern: string): boolean {
+  const walk = (dir: string, segments: readonly string[], depth: number): boolean => {
+    if (segments.length === 0) return true;
+    const [head, ...rest] = segments as [string, ...string[]];
+    if (head === '**') {
+      if (walk(dir, rest, depth)) return true;
+      if (depth >= 6) return false;
+      return listDir(dir, root).some((e) => e.kind === 'dir' && walk(`${dir}${sep}${e.name}`, segments, depth + 1));
+    }
+    if (!isGlobSegment(head)) {
+      const next = `${dir}${sep}${head}`;
+      return rest.length === 0 ? exists(next) : isDirectory(next) && walk(next, rest, depth);
+    }
+    const re = segmentPattern(head);
+    return listDir(dir, root).some(
+      (e) => re.test(e.name) && (rest.length === 0 || (e.kind === 'dir' && walk(`${dir}${sep}${e.name}`, rest, depth))),
+    );
+  };
+  const segments = pattern.split('/').filter((p) => p !== '' && p !== '.');
+  return !segments.includes('..') && walk(root, segments, 0);
+}
+
 /**
  * Markdown files (`.md`, any case) in a directory and its sub-directories down to `depth` levels,
  * as paths relative to it (`notes.md`, `references/schemas.md`), sorted; never `node_modules` or

@@ -26,6 +26,9 @@ export default defineRule({
         if (link.path === '') continue; // an anchor of the file itself: skill-broken-anchor
         const places = linkPlaces(link.path, link.fromSkillDir === true, file.path, skill.dir);
         if (linkLanding(places, project.linkTargets) !== null) continue;
+        // a missing file in a hidden folder (`.github/pull_request_template.md`, `.dbt-wiki/lineage.md`) is one
+        // of the project the skill works on, or one the skill's tool writes there: not the skill's own file
+        if (/^\.[^./\\]/u.test(link.path)) continue;
         const path = places[0]!;
         report({
           messageId: 'missing',

@@ -14,7 +14,7 @@ const MIN_LENGTH = 20;
 const TRIGGERS = new RegExp(
   '\\b(?:' +
     [
-      'use (?:it |them )?(?:(?:immediately|right|only) )?(?:when|whenever|for|if|to|after|before|during|once|on)',
+      'use (?:it |them |(?:this |the )?skill )?(?:(?:immediately|right|only) )?(?:when|whenever|for|if|to|after|before|during|once|on|with|at the start)',
       'use this',
       'use (?:it |this skill )?as (?:an?|the) ',
       'used (?:when|for|if|to)',
@@ -32,7 +32,7 @@ const TRIGGERS = new RegExp(
       'for (?:any|all) (?:tasks?|requests?|questions?) (?:that|about|involving|related)',
       'whenever',
       // a condition stated as a clause: "… when backlogs exist but the queue is stale", "when an idea has been discussed"
-      "when (?!to\\b)(?:a|an|the|your|its|their|this|these|some|any|(?:[\\p{L}-]+ ){1,3}(?:is|are|was|were|exists?|has|have|should|needs?|must|fails?|changes?|already))\\b",
+      'when (?!to\\b)(?:a|an|the|your|its|their|this|these|some|any|(?:[\\p{L}-]+ ){1,3}(?:is|are|was|were|exists?|has|have|should|needs?|must|fails?|changes?|already))\\b',
       'after (?:a|an|the|each|every|any) ',
     ].join('|') +
     ')\\b',
@@ -45,7 +45,7 @@ const TRIGGERS = new RegExp(
  * "…ときに使用" / "…場合に使用" (use when …).
  */
 const CJK_TRIGGERS =
-  /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)|(?:など)?で使(?:う|用)|時に使(?:う|用)|たい(?:時|とき)/u;
+  /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)|たら(?:使用|使う)|(?:など)?で使(?:う|用)|時に使(?:う|用)|たい(?:時|とき)/u;
 
 /**
  * …and in Russian, Spanish, German and French ("Активируется при …", "Используй, когда …", "Úsalo

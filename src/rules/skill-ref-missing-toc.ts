@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { isContractFile, referencedFiles, skillLinks } from './lib/skill-files.js';
+import { isContractFile, isMetaFile, referencedFiles, skillLinks } from './lib/skill-files.js';
 import { hasTableOfContents } from './lib/toc.js';
 
 const MAX_LINES = 100;
@@ -29,6 +29,9 @@ export default defineRule({
     for (const { skill, target, file } of referencedFiles(project.skills)) {
       // LOOP.md, HANDOFFS.md and SKILL.md files are contracts, not reference files
       if (isContractFile(posix.basename(file.path))) continue;
+      // the repository's CLAUDE.md or README is not reference reading, and a template in assets/ is
+      // copied into what the skill produces (a table of contents would end up in every copy)
+      if (isMetaFile(posix.basename(file.path)) || file.path.startsWith(`${skill.dir}/assets/`)) continue;
       const lines = file.lineCount;
       if (fileData(file.path) !== true) continue;
       const from = skillLinks(skill).find((l) => l.target === target);

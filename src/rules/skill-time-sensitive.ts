@@ -5,8 +5,11 @@ import { valuePosition } from '../parse/source-map.js';
 import { positionAt } from '../util/text.js';
 
 const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
-/** A month name and a four-digit year as whole words: `March 2024`, not `dismay 2024` or `May 20245`. */
-const DATE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])(?:${MONTHS})\\s+[0-9]{4}(?![\\p{L}\\p{M}\\p{N}_])`, 'giu');
+/**
+ * A month name and a four-digit year from 2000 as whole words: `March 2024`, not `dismay 2024`,
+ * `May 20245` or a citation of history (`March 1991`, where March may be an author).
+ */
+const DATE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])(?:${MONTHS})\\s+2[0-9]{3}(?![\\p{L}\\p{M}\\p{N}_])`, 'giu');
 
 /** Is offset `at` of `text` inside a double-quoted passage (an example prompt, a quotation)? */
 function quoted(text: string, at: number): boolean {

@@ -46,9 +46,11 @@ export function isContractFile(name: string): boolean {
   return CONTRACT_FILES.has(name.toLowerCase());
 }
 
-/** A file written for people or for the agents that edit the repository (README.md, CLAUDE.md, …; any case). */
+/** A file written for people or for the agents that edit the repository (README.md, CLAUDE.md, …; any case; README.ja.md too). */
 export function isMetaFile(name: string): boolean {
-  return META_FILES.has(name.toLowerCase());
+  const lower = name.toLowerCase();
+  // … also in another language: README.ja.md, README.zh-TW.md, CHANGELOG.pt_BR.md
+  return META_FILES.has(lower) || META_FILES.has(lower.replace(/\.[a-z]{2,3}(?:[-_][a-z]{2,4})?\.md$/u, '.md'));
 }
 
 export interface SkillLink {

@@ -715,6 +715,24 @@ describe('presets and layouts', () => {
     );
   });
 
+  it('names unchecked skills kept deep in an archive', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    for (const rel of ['skills/reviewing-code', 'specs/archive/migration/archive/inbox/skills/old-review']) {
+      const name = rel.split('/').pop()!;
+      mkdirSync(join(dir, rel), { recursive: true });
+      writeFileSync(
+        join(dir, rel, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
+      );
+    }
+    const r = run([dir]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(
+      '1 skill outside the usual skills directories was not checked: specs/archive/migration/archive/inbox/skills/old-review.',
+    );
+  });
+
   it('a common layout that holds no skill does not hide the skills kept elsewhere', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
     temps.push(dir);

@@ -116,7 +116,8 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
   if (written) return { skillsDirs: dirs, dirs: found };
   // skills elsewhere (`external_plugins/*/skills/`): not checked, but the user is told
   const checked = new Set(found);
-  const unchecked = discoverAll(root, findSkillsFolders(root)).filter(
+  // deeper than the fallback looks: an archive of old skills is not checked, but named
+  const unchecked = discoverAll(root, findSkillsFolders(root, 10)).filter(
     (d) => !checked.has(d) && !found.some((f) => d.startsWith(`${f}/`)) && !dirs.some((s) => d === s || d.startsWith(`${s}/`)),
   );
   return unchecked.length > 0 ? { skillsDirs: dirs, dirs: found, unchecked } : { skillsDirs: dirs, dirs: found };

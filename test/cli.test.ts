@@ -715,6 +715,23 @@ describe('presets and layouts', () => {
     );
   });
 
+  it('skills at the top of a repository and in categories of any depth below it are all checked', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    for (const rel of ['auth/signing-in', 'frontend/ui/rendering-lists', 'product/specs/drafting-prds']) {
+      const name = rel.split('/').pop()!;
+      mkdirSync(join(dir, rel), { recursive: true });
+      writeFileSync(
+        join(dir, rel, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
+      );
+    }
+    const r = run([dir, '--json']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).not.toContain('not checked');
+    expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(3);
+  });
+
   it('names unchecked skills kept deep in an archive', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
     temps.push(dir);

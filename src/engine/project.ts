@@ -98,11 +98,12 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
   if (!written && dirs.length === 0) {
     // no common layout: skills kept at the top of the repository (`<skill>/SKILL.md`, or in category folders)
     const atRoot = discoverAll(root, ['']);
-    if (atRoot.length > 0) return { skillsDirs: [''], dirs: atRoot };
     // deeper layouts: marketplaces of products and plugins (`<product>/<plugin>/skills/<skill>/`),
     // one folder of skills per agent (`agents/<agent>/<skill>/`)
     const folders = findSkillsFolders(root);
     const deep = discoverAll(root, folders);
+    // skills at the top and in categories of any depth (`frontend/ui/<skill>/`): one skills directory, the root
+    if (atRoot.length > 0) return { skillsDirs: [''], dirs: [...new Set([...atRoot, ...deep])].sort() };
     if (deep.length > 0) return { skillsDirs: folders.filter((d) => deep.some((s) => s.startsWith(`${d}/`))), dirs: deep };
   }
   if (dirs.length === 0) {

@@ -37,7 +37,10 @@ export default defineRule({
       const nested = file.links.find((l) => {
         // where the link lands: beside the file, else from the skill directory (`references/b.md` inside references/a.md)
         const places = linkPlaces(decodePath(l.target), l.fromSkillDir === true, file.path, skill.dir);
-        const path = (linkLanding(places, project.linkTargets) ?? places[0]!).toLowerCase();
+        const landing = linkLanding(places, project.linkTargets);
+        // a link to nothing leads no deeper (skill-broken-link reports it)
+        if (landing === null) return false;
+        const path = landing.toLowerCase();
         // links back to SKILL.md, to itself, to a file SKILL.md links anyway, or to another
         // skill's SKILL.md (a handoff to that skill, not a deeper reference) add no depth
         // … nor does a file for people or for the agents editing the repository (a breadcrumb to the root CLAUDE.md)

@@ -14,7 +14,9 @@ const MIN_LENGTH = 20;
 const TRIGGERS = new RegExp(
   '\\b(?:' +
     [
-      'use (?:it |them |(?:this |the )?skill )?(?:(?:immediately|right|only) )?(?:when|whenever|for|if|to|after|before|during|once|on|with|at the start)',
+      'use (?:it |them |(?:this |the )?skill )?(?:(?:immediately|right|only|offline) )?(?:when|whenever|for|if|to|after|before|during|once|on|with|at the start)',
+      // "Use `analysis-agent` for …", "Use an independently assigned `review-agent` on …": who, then when
+      'use (?:an? |the )?(?:[\\p{L}-]+ ){0,2}`[^`]+` (?:when|whenever|for|if|to|after|before|during|on|with)',
       'use this',
       'use (?:it |this skill )?as (?:an?|the) ',
       'used (?:when|for|if|to)',
@@ -32,8 +34,8 @@ const TRIGGERS = new RegExp(
       'for (?:any|all) (?:tasks?|requests?|questions?) (?:that|about|involving|related)',
       'whenever',
       // a condition stated as a clause: "… when backlogs exist but the queue is stale", "when an idea has been discussed"
-      'when (?!to\\b)(?:a|an|the|your|its|their|this|these|some|any|(?:[\\p{L}-]+ ){1,3}(?:is|are|was|were|exists?|has|have|should|needs?|must|fails?|changes?|already))\\b',
-      'after (?:a|an|the|each|every|any) ',
+      'when (?!to\\b)(?:a|an|the|your|its|their|this|these|some|any|(?:[\\p{L}\\d+-]+,? ){1,5}(?:is|are|was|were|exists?|has|have|should|needs?|must|fails?|changes?|lacks?|already))\\b',
+      '(?:after|before) (?:a|an|the|each|every|any) ',
     ].join('|') +
     ')\\b',
   'iu',

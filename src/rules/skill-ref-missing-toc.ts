@@ -32,6 +32,8 @@ export default defineRule({
       // the repository's CLAUDE.md or README is not reference reading, and a template in assets/ is
       // copied into what the skill produces (a table of contents would end up in every copy)
       if (isMetaFile(posix.basename(file.path)) || file.path.startsWith(`${skill.dir}/assets/`)) continue;
+      // … nor a template kept elsewhere (`references/brief-template.md`): a skeleton of the output, read whole
+      if (/template/iu.test(file.path.slice(skill.dir.length))) continue;
       const lines = file.lineCount;
       if (fileData(file.path) !== true) continue;
       const from = skillLinks(skill).find((l) => l.target === target);

@@ -37,6 +37,7 @@ const META_FILES = new Set([
   'claude.md',
   'agents.md',
   'gemini.md',
+  'warp.md',
   // the same skill packaged for another agent: Kiro reads a Power's POWER.md itself
   'power.md',
 ]);

@@ -152,6 +152,8 @@ const FILES: Record<string, string> = {
     `# Ref ${EMOJI}`,
     ...Array.from({ length: 150 }, (_, i) => `line ${i} ${CJK} [next](deeper-${i}.md)`),
   ].join('\r\n'),
+  // one of the files the reference sends the agent on to (a chain of references)
+  'skills/nasty-unicode/deeper-7.md': `# Deeper ${CJK}\n`,
   [`skills/nasty-unicode/orphan-${EMOJI}.md`]: '',
   'skills/nasty-unicode/scripts/run.py': `import requests\nprint("${EMOJI}")\n`,
   'skills/nasty-unicode/scripts/empty.sh': '',

@@ -30,9 +30,20 @@ function localDestination(url: string): boolean {
   if (/^\[[^\]]*\]$/u.test(url) || /^(?:\.{3,}|…)$/u.test(url)) return false;
   // `[Open](LINK)`, `[docs](URL)`: a word in capitals stands for a destination filled in later
   if (/^[A-Z][A-Z0-9_]*$/u.test(url)) return false;
+  // `[0,2,4](MON/WED/FRI)`: words in capitals joined by slashes are a shorthand, not folders
+  if (/^[A-Z][A-Z0-9_]*(?:\/[A-Z][A-Z0-9_]*)+$/u.test(url)) return false;
   // `SHA256[cwd](0:12)`: numbers only (a slice, a range, a time) — no file is named so
   if (/^[\d:.,;+-]+$/u.test(url) && /\d/u.test(url)) return false;
   return !/[{}<>$]|%7B|%7D/iu.test(url);
+}
+
+/** Whether offset `at` lies between two straight double quotes of its line (`"… [x](y.md) …"`). */
+function insideQuotes(file: SourceFile, line: number, at: number): boolean {
+  const start = file.lineStarts[line - 1] ?? 0;
+  const next = file.lineStarts[line];
+  const text = file.text.slice(start, next === undefined ? file.text.length : next);
+  const before = (text.slice(0, at - start).match(/"/gu) ?? []).length;
+  return before % 2 === 1 && text.indexOf('"', at - start) !== -1;
 }
 
 export function localLinks(file: SourceFile): LocalLink[] {
@@ -50,6 +61,8 @@ export function localLinks(file: SourceFile): LocalLink[] {
     // `[release notes](<link>)`: a word in angle brackets, no file name, is a placeholder
     const written = (file.lineStarts[at.line - 1] ?? 0) + at.column - 1;
     if (file.text[written - 1] === '<' && !/[./#]/u.test(url)) return;
+    // `- "See [patterns.md](patterns.md) for complex scenarios"`: a quoted example of what to write
+    if (insideQuotes(file, at.line, written)) return;
     const link: LocalLink = { url: node.url, path: decode(pathPart), line: at.line, column: at.column, image: n.type === 'image' };
     if (hash !== -1) link.anchor = decode(url.slice(hash + 1));
     if (fromSkillDir) link.fromSkillDir = true;

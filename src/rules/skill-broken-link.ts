@@ -47,7 +47,10 @@ export default defineRule({
     for (const skill of project.skills) check(skill, skill.skillFile);
     // a skill's own reference files; another skill's files, contracts and the repository's README are theirs to check
     for (const { skill, file } of referencedFiles(project.skills)) {
-      if (file.path.startsWith(`${skill.dir}/`) && !isContractFile(posix.basename(file.path))) check(skill, file);
+      if (!file.path.startsWith(`${skill.dir}/`) || isContractFile(posix.basename(file.path))) continue;
+      // a template (`references/TEMPLATE.md`) links the files of the skill it will become, not this one's
+      if (/template/iu.test(file.path.slice(skill.dir.length))) continue;
+      check(skill, file);
     }
   },
 });

@@ -14,7 +14,7 @@ const MIN_LENGTH = 20;
 const TRIGGERS = new RegExp(
   '\\b(?:' +
     [
-      'use (?:it |them |(?:this |the )?skill )?(?:(?:immediately|right|only|offline) )?(?:when|whenever|for|if|to|after|before|during|once|on|with|at the start)',
+      'use (?:it |them |(?:this |the )?skill )?(?:(?:immediately|right|only|offline) )?(?:when|whenever|for|if|to|after|before|during|once|on|with|at)',
       // "Use `analysis-agent` for …", "Use an independently assigned `review-agent` on …": who, then when
       'use (?:an? |the )?(?:[\\p{L}-]+ ){0,2}`[^`]+` (?:when|whenever|for|if|to|after|before|during|on|with)',
       'use this',
@@ -47,7 +47,7 @@ const TRIGGERS = new RegExp(
  * "…ときに使用" / "…場合に使用" (use when …).
  */
 const CJK_TRIGGERS =
-  /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)|たら(?:使用|使う)|(?:など)?で使(?:う|用)|時に使(?:う|用)|たい(?:時|とき)/u;
+  /触发|当用户|当.{1,40}?时|时使用|适用于|使用场景|用于.{0,20}?场景|ときに(?:使用|使う)|場合に(?:使用|使う)|たら.{0,20}?使(?:用|う)|トリガー|(?:など)?で使(?:う|用)|時に使(?:う|用)|たい(?:時|とき)/u;
 
 /**
  * …and in Russian, Spanish, German and French ("Активируется при …", "Используй, когда …", "Úsalo

@@ -26,7 +26,7 @@ function quoted(text: string, at: number): boolean {
  * same clause. Not "since" or "as of", which date a state that will change.
  */
 const RECORD =
-  /\b(?:tested|verified|released|introduced|published|created|added|launched|announced|stable|updated|written|authored|retrieved|accessed)\b[^.;!?]{0,40}$/iu;
+  /\b(?:tested|verified|releas(?:e|ed|es)|introduced|replaced|published|created|added|launched|announced|stable|updated|written|authored|retrieved|accessed|source)\b[^.;!?]{0,40}$/iu;
 
 function matches(text: string, skipQuoted = true): number[] {
   const out: number[] = [];

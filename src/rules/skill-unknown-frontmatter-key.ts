@@ -20,6 +20,7 @@ const KNOWN_FRONTMATTER_KEYS: readonly string[] = [
   'argument-hint',
   'arguments',
   'disable-model-invocation',
+  'disallowed-tools',
   'user-invocable',
   'model',
   'effort',

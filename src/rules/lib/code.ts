@@ -65,7 +65,7 @@ export function codeBlocks(file: SourceFile): readonly CodeBlock[] {
 }
 
 const COUNTER_EXAMPLE =
-  /❌|🚫|⛔|✗|✘|\b(?:bad|wrong|incorrect|don'?t|do not|never|avoid|anti-?pattern)\b|(?<!\p{L})(?:плохо|неправильно|неверно|нельзя|избегай(?:те)?|не делай(?:те)?|schlecht|falsch|vermeide[n]?|incorrecto|evita[r]?|mauvais|évite[rz]?)(?!\p{L})/iu;
+  /❌|🚫|⛔|✗|✘|\b(?:bad|wrong|incorrect|don'?t|do not|never|avoid|anti-?pattern|bug(?=:))\b|(?<!\p{L})(?:плохо|неправильно|неверно|нельзя|избегай(?:те)?|не делай(?:те)?|schlecht|falsch|vermeide[n]?|incorrecto|evita[r]?|mauvais|évite[rz]?)(?!\p{L})/iu;
 
 /**
  * Whether the text at a place is shown as what not to do: its line, up to that place, marks a

@@ -22,6 +22,9 @@ const META_FILES = new Set([
   'about.md',
   'credits.md',
   'attribution.md',
+  'acknowledgements.md',
+  'acknowledgments.md',
+  'creation-log.md',
   'how_to_use.md',
   'how-to-use.md',
   'maintainers.md',
@@ -51,7 +54,10 @@ export function isContractFile(name: string): boolean {
 export function isMetaFile(name: string): boolean {
   const lower = name.toLowerCase();
   // … also in another language: README.ja.md, README.zh-TW.md, CHANGELOG.pt_BR.md
-  return META_FILES.has(lower) || META_FILES.has(lower.replace(/\.[a-z]{2,3}(?:[-_][a-z]{2,4})?\.md$/u, '.md'));
+  // … and the scenarios the skill is tested with (test-pressure-1.md, test_academic.md), like EVALS.md
+  return (
+    META_FILES.has(lower) || META_FILES.has(lower.replace(/\.[a-z]{2,3}(?:[-_][a-z]{2,4})?\.md$/u, '.md')) || /^tests?[-_]/u.test(lower)
+  );
 }
 
 export interface SkillLink {

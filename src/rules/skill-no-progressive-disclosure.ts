@@ -3,6 +3,9 @@ import { defineRule } from '../engine/rule.js';
 import { isContractFile, mentionedSiblings, skillLinks } from './lib/skill-files.js';
 
 const MAX_LINES = 200;
+const SCRIPT_FOLDERS = new Set(['scripts', 'bin']);
+/** A file named by its path in a sub-folder of the skill (`references/brand.json`): the folder's name. */
+const FOLDER_MENTION = /(?<![\w./-])(?:\.\/)?([\w-]+)\/[\w./-]*\w\.[a-z]{2,5}\b/giu;
 /** A markdown file named by a path that climbs out of the skill's folder (`../docs/x.md`, `../../shared/y.md`). */
 const OUTSIDE_MENTION = /(?<![\w./-])(?:\.\.\/)+[\w.-]+(?:\/[\w.-]+)*\.md\b/giu;
 
@@ -26,14 +29,21 @@ export default defineRule({
     kinds: ['skill'],
     // which of the markdown files next to SKILL.md it names, and the shared ones outside its folder it
     // names by a relative path (`` `../docs/intent-compiler.md` ``)
-    check: ({ file, siblings }) => [...mentionedSiblings(file, siblings), ...(file.text.match(OUTSIDE_MENTION) ?? [])],
+    check: ({ file, siblings }) => [
+      ...mentionedSiblings(file, siblings),
+      ...(file.text.match(OUTSIDE_MENTION) ?? []),
+      // … and any file named by its path in a folder of the skill (`references/headline-patterns.json`)
+      ...[...file.text.matchAll(FOLDER_MENTION)].map((m) => `${m[1]!}/`),
+    ],
   },
   check({ project, fileData, report }) {
     for (const skill of project.skills) {
       const file = skill.skillFile;
       const lines = file.lineCount;
       if (lines <= MAX_LINES) continue;
-      const mentioned = new Set(fileData(file.path) ?? []);
+      // a named folder counts when the skill has it (`references/` next to SKILL.md); scripts are run, not read
+      const folders = new Set(skill.entries.filter((e) => e.kind === 'dir' && !SCRIPT_FOLDERS.has(e.name)).map((e) => `${e.name}/`));
+      const mentioned = new Set((fileData(file.path) ?? []).filter((m) => !m.endsWith('/') || folders.has(m)));
       // LOOP.md / HANDOFFS.md are part of the skill format, not extracted reference material
       const linked = skillLinks(skill).some((l) => !isContractFile(posix.basename(l.path)));
       // a reference file next to SKILL.md or in a sub-folder, named in the text

@@ -31,6 +31,8 @@ const KNOWN_FRONTMATTER_KEYS: readonly string[] = [
   'shell',
   // common in published skills, read by skill registries (e.g. goose)
   'version',
+  // packages the skill needs, which claude.ai installs (Anthropic's "creating custom skills" page)
+  'dependencies',
 ];
 
 const KNOWN = new Set(KNOWN_FRONTMATTER_KEYS);

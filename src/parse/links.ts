@@ -2,7 +2,7 @@
  * Local links of a markdown file (links, images and link definitions whose destination is a path
  * in the project, not a URL) and the anchors its headings define, for the broken-link checks.
  */
-import type { Definition, Heading, Html, Image, Link } from 'mdast';
+import type { Code, Definition, Heading, Html, Image, Link } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { LocalLink, SourceFile } from '../model/types.js';
 import { visit } from '../util/visit.js';
@@ -46,9 +46,36 @@ function insideQuotes(file: SourceFile, line: number, at: number): boolean {
   return before % 2 === 1 && text.indexOf('"', at - start) !== -1;
 }
 
+/**
+ * The text an author meant to be inside a code block but CommonMark does not: a fenced block that
+ * holds an opening fence of its own length with an info string (a ```` ```markdown ```` example of a
+ * README that contains a ```` ```bash ```` block) is closed by the inner block's closing fence, and the
+ * rest of the example — up to the next code block, the author's closing fence — is read as markdown.
+ * Offsets [from, to) of those stretches.
+ */
+function spilledExamples(file: SourceFile): [number, number][] {
+  const codes: { start: number; end: number; node: Code }[] = [];
+  visit(file.root!, 'code', (n) => {
+    const start = n.position?.start.offset;
+    const end = n.position?.end.offset;
+    if (start !== undefined && end !== undefined) codes.push({ start, end, node: n as Code });
+  });
+  codes.sort((a, b) => a.start - b.start);
+  const out: [number, number][] = [];
+  codes.forEach(({ start, end, node }, i) => {
+    const fence = /^[ \t]*(`{3,}|~{3,})/u.exec(file.text.slice(start, start + 40))?.[1];
+    const next = codes[i + 1];
+    if (fence === undefined || next === undefined) return;
+    const inner = new RegExp(`^[ \\t]*${fence[0] === '`' ? '`' : '~'}{${fence.length},}[^\\s\`~]`, 'mu');
+    if (inner.test(node.value)) out.push([end, next.start]);
+  });
+  return out;
+}
+
 export function localLinks(file: SourceFile): LocalLink[] {
   const out: LocalLink[] = [];
   if (!file.root) return out;
+  const spilled = spilledExamples(file);
   visit(file.root, null, (n) => {
     if (n.type !== 'link' && n.type !== 'image' && n.type !== 'definition') return;
     const node = n as Link | Image | Definition;
@@ -63,6 +90,8 @@ export function localLinks(file: SourceFile): LocalLink[] {
     if (file.text[written - 1] === '<' && !/[./#]/u.test(url)) return;
     // `- "See [patterns.md](patterns.md) for complex scenarios"`: a quoted example of what to write
     if (insideQuotes(file, at.line, written)) return;
+    // the rest of an example whose fences the author nested wrongly
+    if (spilled.some(([from, to]) => written >= from && written < to)) return;
     const link: LocalLink = { url: node.url, path: decode(pathPart), line: at.line, column: at.column, image: n.type === 'image' };
     if (hash !== -1) link.anchor = decode(url.slice(hash + 1));
     if (fromSkillDir) link.fromSkillDir = true;

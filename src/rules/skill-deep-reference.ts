@@ -29,6 +29,8 @@ export default defineRule({
     for (const { skill, target, file } of referencedFiles(project.skills)) {
       // LOOP.md / HANDOFFS.md are contracts and another skill's SKILL.md is that skill's business
       if (isContractFile(posix.basename(file.path))) continue;
+      // the repository's AGENTS.md or README, linked for context, is not one of the skill's reference files
+      if (isMetaFile(posix.basename(file.path))) continue;
       const links = skillLinks(skill);
       // a file SKILL.md links or names is one step from it, whoever else links it
       const named = (fileData(skill.skillFile.path) ?? []).map((rel) => `${skill.dir}/${rel}`);

@@ -25,6 +25,8 @@ const META_FILES = new Set([
   'acknowledgements.md',
   'acknowledgments.md',
   'creation-log.md',
+  'verification.md',
+  'evidence-ledger.md',
   'how_to_use.md',
   'how-to-use.md',
   'maintainers.md',
@@ -56,7 +58,10 @@ export function isMetaFile(name: string): boolean {
   // … also in another language: README.ja.md, README.zh-TW.md, CHANGELOG.pt_BR.md
   // … and the scenarios the skill is tested with (test-pressure-1.md, test_academic.md), like EVALS.md
   return (
-    META_FILES.has(lower) || META_FILES.has(lower.replace(/\.[a-z]{2,3}(?:[-_][a-z]{2,4})?\.md$/u, '.md')) || /^tests?[-_]/u.test(lower)
+    META_FILES.has(lower) ||
+    META_FILES.has(lower.replace(/\.[a-z]{2,3}(?:[-_][a-z]{2,4})?\.md$/u, '.md')) ||
+    /^tests?[-_]/u.test(lower) ||
+    /[-_]spec\.md$/u.test(lower)
   );
 }
 

@@ -9,7 +9,9 @@ import { visit } from '../../util/visit.js';
 
 const TOC_HEADINGS = new Set(['contents', 'table of contents', 'toc', 'on this page']);
 /** `[TOC]`, `[[_TOC_]]`, `${toc}` and `<!-- toc -->` markers that renderers expand. */
-const TOC_MARKER = /^[ \t]*(?:\[toc\]|\[\[_toc_\]\]|\$\{toc\}|<!--\s*toc\s*-->)[ \t]*\r?$/imu;
+const TOC_MARKER = /^[ \t]*(?:\[toc\]|\[\[_toc_\]\]|\$\{toc\}|<!--\s*toc\s*-->|<<TableOfContents(?:\([^)]*\))?>>)[ \t]*\r?$/imu;
+/** "Table of Contents" or "Contents:" as a line of its own (a converted manual's outline follows). */
+const TOC_LINE = /^[ \t]*(?:table of contents|contents:?)[ \t]*\r?$/imu;
 /** a list of anchor links counts when it starts this early (or before the first H2) */
 const TOP_LINES = 50;
 const MIN_ANCHORS = 3;
@@ -24,6 +26,8 @@ export function hasTableOfContents(file: SourceFile): boolean {
   const root = file.root as Root | undefined;
   if (!root) return false;
   if (TOC_MARKER.test(file.text)) return true;
+  const top = file.text.slice(0, file.lineStarts[TOP_LINES] ?? file.text.length);
+  if (TOC_LINE.test(top)) return true;
   let found = false;
   let firstH2 = Infinity;
   let h2s = 0;

@@ -24,6 +24,8 @@ const TRIGGERS = new RegExp(
       'runs? when',
       'invoked? (?:(?:this skill|it) )?(?:when|for|if|before|after|at)',
       'load (?:(?:this skill|it) )?(?:when|whenever|for|if|before|after)',
+      'invoked (?:by|from)',
+      'always[- ]on',
       'trigger(?:s|ed)?',
       'requires',
       'activat(?:e|es|ed|ion)',

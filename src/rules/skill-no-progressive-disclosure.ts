@@ -4,8 +4,8 @@ import { isContractFile, mentionedSiblings, skillLinks } from './lib/skill-files
 
 const MAX_LINES = 200;
 const SCRIPT_FOLDERS = new Set(['scripts', 'bin']);
-/** A file named by its path in a sub-folder of the skill (`references/brand.json`): the folder's name. */
-const FOLDER_MENTION = /(?<![\w./-])(?:\.\/)?([\w-]+)\/[\w./-]*\w\.[a-z]{2,5}\b/giu;
+/** A file named by its path in a sub-folder of the skill (`references/brand.json`), or the folder itself (`references/`): the folder's name. */
+const FOLDER_MENTION = /(?<![\w./-])(?:\.\/)?([\w-]+)\/(?:[\w./-]*\w\.[a-z]{2,5}\b|(?=[`'"\s)]|$))/gimu;
 /** A markdown file named by a path that climbs out of the skill's folder (`../docs/x.md`, `../../shared/y.md`). */
 const OUTSIDE_MENTION = /(?<![\w./-])(?:\.\.\/)+[\w.-]+(?:\/[\w.-]+)*\.md\b/giu;
 

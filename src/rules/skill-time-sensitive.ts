@@ -28,6 +28,9 @@ function quoted(text: string, at: number): boolean {
 const RECORD =
   /\b(?:tested|verified|releas(?:e|ed|es)|introduced|replaced|published|created|added|launched|announced|stable|updated|written|authored|retrieved|accessed|source)\b[^.;!?]{0,40}$/iu;
 
+/** Words that date a state, which will change: "as of", "since", "until", "current". */
+const STATE = /\b(?:as of|since|until|till|current(?:ly)?|now|latest|today|recent(?:ly)?|coming|upcoming|planned|expected)\b/iu;
+
 function matches(text: string, skipQuoted = true): number[] {
   const out: number[] = [];
   DATE.lastIndex = 0;
@@ -81,8 +84,15 @@ export default defineRule({
       // the line up to the date, emphasis removed ("**Tested**: October 2025")
       const report = (r: { messageId: 'dated'; at: { file: string; line: number; column: number } }) => {
         const start = file.lineStarts[r.at.line - 1] ?? 0;
-        const before = file.text.slice(Math.max(start, start + r.at.column - 1 - 80), start + r.at.column - 1).replace(/[*_`]/gu, '');
-        if (!RECORD.test(before)) send(r);
+        const at = start + r.at.column - 1;
+        const before = file.text.slice(Math.max(start, at - 80), at).replace(/[*_`]/gu, '');
+        if (RECORD.test(before)) return;
+        // "(Anthropic, June 2026)", "[the article](…) (May 2026)": a date stamp that closes a parenthesis
+        // cites when a source appeared — unless it dates a state ("(current as of January 2026)")
+        const after = /^\p{L}+\s+\d{4}\s*\)/u.exec(file.text.slice(at, at + 30));
+        const opened = before.slice(before.lastIndexOf('(') + 1);
+        if (after && before.includes('(') && !STATE.test(opened)) return;
+        send(r);
       };
       // the description is loaded at startup: a date in it goes stale too
       const yaml = root.children.find((n): n is Yaml => n.type === 'yaml');

@@ -66,16 +66,7 @@ export function isWindowsPath(token: string): boolean {
  */
 export function windowsPathStart(token: string): string | null {
   const parts = token.split(/\\+/u);
-  if (/^[A-Za-z]:$/u.test(parts[0]!)) {
-    const name = parts[2];
-    return parts[1]?.toLowerCase() === 'users' &&
-      name !== undefined &&
-      parts.length >= 3 &&
-      /^[A-Za-z_]/u.test(name) &&
-      !GENERIC_HOMES.has(name.toLowerCase())
-      ? 'home'
-      : null;
-  }
+  if (/^[A-Za-z]:$/u.test(parts[0]!)) return isDriveHome(token) ? 'home' : null;
   if (parts[0] === '.') parts.shift();
   const first = parts[0]!;
   return first === '' || first === '..' ? null : first.toLowerCase();
@@ -129,8 +120,8 @@ const GENERIC_HOMES = new Set([
 
 /**
  * Whether a prose token is an absolute path that can only exist on one machine: a path inside a
- * person's home directory (`/home/ann/…`, `/Users/ann/…`, WSL's `/mnt/c/Users/ann/…`), a drive
- * path with forward slashes (`C:/tools/x`), or a `file:` URL of an absolute path (`file:///x`).
+ * person's home directory (`/home/ann/…`, `/Users/ann/…`, WSL's `/mnt/c/Users/ann/…`, `C:/Users/ann/…`),
+ * or a `file:` URL of an absolute path (`file:///x`, `file:///C:/x`).
  * Not: the homes of generic users (`/home/vscode/…`, `/home/user/…`; GENERIC_HOMES), the root
  * user's `/root/…`, slash commands (`/loop`), API routes (`/api/v1/users`), system paths
  * (`/etc/hosts`, `/tmp/out`), or the scheme alone (`file://`, `file://.`).
@@ -139,12 +130,26 @@ export function isMachineAbsolutePath(token: string): boolean {
   const home = HOME_PATH.exec(token);
   // a user name starts with a letter (`/Users/0/name` is data)
   if (home) return /^[A-Za-z_]/u.test(home[1]!) && !GENERIC_HOMES.has(home[1]!.toLowerCase());
-  if (DRIVE_SLASH_PATH.test(token)) return true;
+  // a drive path in a person's home (`C:/Users/ann/…`); `C:/Projects/foo` or `C:/tools/x` may be any machine's
+  if (DRIVE_SLASH_PATH.test(token)) return isDriveHome(token);
   // a file URL of a machine-specific path (`file:///Users/ann/x`, `file:///C:/x`), not of any path
   const url = /^file:\/\/(\/.+)$/iu.exec(token);
   if (!url) return false;
   const path = url[1]!.replace(/^\/([A-Za-z]:\/)/u, '$1');
   return path !== url[1] ? DRIVE_SLASH_PATH.test(path) : isMachineAbsolutePath(decodePath(path));
+}
+
+/** `C:/Users/<name>/…` (or with backslashes) for a person's name: not a generic or placeholder user. */
+function isDriveHome(token: string): boolean {
+  const parts = token.split(/[\\/]+/u);
+  const name = parts[2];
+  return (
+    /^[A-Za-z]:$/u.test(parts[0]!) &&
+    parts[1]?.toLowerCase() === 'users' &&
+    name !== undefined &&
+    /^[A-Za-z_]/u.test(name) &&
+    !GENERIC_HOMES.has(name.toLowerCase())
+  );
 }
 
 /** First folders of absolute paths that are file-system places on Linux, macOS or WSL, not site paths. */

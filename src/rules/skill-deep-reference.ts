@@ -43,6 +43,9 @@ export default defineRule({
         // a link to nothing leads no deeper (skill-broken-link reports it)
         if (landing === null) return false;
         const path = landing.toLowerCase();
+        // a document of the repository outside every skill (`../../../../docs/SHARED-SERVICES.md`) is not a
+        // reference file (it ships with no skill); another skill's reference file still is
+        if (!project.skills.some((s) => landing.startsWith(`${s.dir}/`))) return false;
         // links back to SKILL.md, to itself, to a file SKILL.md links anyway, or to another
         // skill's SKILL.md (a handoff to that skill, not a deeper reference) add no depth
         // … nor does a file for people or for the agents editing the repository (a breadcrumb to the root CLAUDE.md)

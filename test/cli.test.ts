@@ -732,6 +732,27 @@ describe('presets and layouts', () => {
     expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(3);
   });
 
+  it('names the SKILL.md files inside other skills, which are part of them, not skills of their own', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
+    temps.push(dir);
+    for (const rel of ['skills/running-operations', 'skills/running-operations/roles/asset-manager']) {
+      const name = rel.split('/').pop()!;
+      mkdirSync(join(dir, rel), { recursive: true });
+      writeFileSync(
+        join(dir, rel, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
+      );
+    }
+    const r = run([dir, '--json']);
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(1);
+    expect(r.stderr).toContain(
+      'loopkit: 1 SKILL.md file inside another skill was not checked as a skill of its own: skills/running-operations/roles/asset-manager. ' +
+        "A skill's sub-folders are part of it; to check it as a skill, name its folder in skills_dir.",
+    );
+    expect(run([dir, '--quiet']).stderr).toBe('');
+  });
+
   it('names unchecked skills kept deep in an archive', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
     temps.push(dir);

@@ -118,6 +118,21 @@ export function discoverAll(root: string, skillsDirs: readonly string[]): string
  * `node_modules` or `.git`, never through symlinks. Sorted, project-relative (posix).
  */
 export function findSkillsFolders(root: string, depth = 6): string[] {
+  return foldersOf(skillDirsAnywhere(root, depth));
+}
+
+/** The folders that hold the outermost of these skill directories (skills inside skills left out), sorted. */
+export function foldersOf(skills: readonly string[]): string[] {
+  const outer = skills.filter((d) => !skills.some((o) => d.startsWith(`${o}/`)));
+  return [...new Set(outer.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();
+}
+
+/**
+ * Every directory with a SKILL.md at most `depth` levels down (skills inside other skills
+ * included), hidden folders included; never `_` folders, `node_modules` or `.git`, never through
+ * symlinks. Sorted, project-relative (posix).
+ */
+export function skillDirsAnywhere(root: string, depth: number): string[] {
   const found = fg.sync('**/SKILL.md', {
     cwd: root,
     // other agents' folders (`.opencode/skills/`, `.claude-plugin/skills/`) hold skills too
@@ -128,10 +143,8 @@ export function findSkillsFolders(root: string, depth = 6): string[] {
     ignore: IGNORE,
     suppressErrors: true,
   });
-  const skills = found
+  return found
     .map((f) => f.slice(0, -'/SKILL.md'.length))
     .filter((d) => d !== '' && !underscored(d) && insideRoot(join(root, d), root) !== null)
     .sort();
-  const outer = skills.filter((d) => !skills.some((o) => d.startsWith(`${o}/`)));
-  return [...new Set(outer.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();
 }

@@ -4,7 +4,14 @@
  */
 import { join, posix, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { DEFAULT_SKILLS_DIRS, discoverAll, findSkillsFolders, resolveSkillsDirs } from '../discover/discover.js';
+import {
+  DEFAULT_SKILLS_DIRS,
+  discoverAll,
+  findSkillsFolders,
+  foldersOf,
+  resolveSkillsDirs,
+  skillDirsAnywhere,
+} from '../discover/discover.js';
 import { declaredStates, linkPlaces } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
@@ -75,6 +82,22 @@ export interface Layout {
    * config does not write `skills_dir` and a common layout was used), sorted
    */
   unchecked?: string[];
+  /**
+   * directories with a SKILL.md inside a checked skill (its sub-folders are part of it, not skills
+   * of their own), sorted; only when the config does not write `skills_dir`
+   */
+  nested?: string[];
+}
+
+/** The layout, with the SKILL.md files inside its skills that are not checked on their own (`nested`). */
+function withNested(layout: Layout, anywhere: readonly string[]): Layout {
+  const checked = new Set(layout.dirs);
+  // a directory is nested when one of its ancestors is a checked skill
+  const nested = anywhere.filter((d) => {
+    for (let i = d.lastIndexOf('/'); i > 0; i = d.lastIndexOf('/', i - 1)) if (checked.has(d.slice(0, i))) return true;
+    return false;
+  });
+  return nested.length > 0 ? { ...layout, nested } : layout;
 }
 
 /**
@@ -103,8 +126,13 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     const folders = findSkillsFolders(root);
     const deep = discoverAll(root, folders);
     // skills at the top and in categories of any depth (`frontend/ui/<skill>/`): one skills directory, the root
-    if (atRoot.length > 0) return { skillsDirs: [''], dirs: [...new Set([...atRoot, ...deep])].sort() };
-    if (deep.length > 0) return { skillsDirs: folders.filter((d) => deep.some((s) => s.startsWith(`${d}/`))), dirs: deep };
+    if (atRoot.length > 0)
+      return withNested({ skillsDirs: [''], dirs: [...new Set([...atRoot, ...deep])].sort() }, skillDirsAnywhere(root, 10));
+    if (deep.length > 0)
+      return withNested(
+        { skillsDirs: folders.filter((d) => deep.some((s) => s.startsWith(`${d}/`))), dirs: deep },
+        skillDirsAnywhere(root, 10),
+      );
   }
   if (dirs.length === 0) {
     const looked = (written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS).map((d) => `${d.replace(/\/+$/u, '')}/`).join(', ');
@@ -118,10 +146,12 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
   // skills elsewhere (`external_plugins/*/skills/`): not checked, but the user is told
   const checked = new Set(found);
   // deeper than the fallback looks: an archive of old skills is not checked, but named
-  const unchecked = discoverAll(root, findSkillsFolders(root, 10)).filter(
+  const anywhere = skillDirsAnywhere(root, 10);
+  const unchecked = discoverAll(root, foldersOf(anywhere)).filter(
     (d) => !checked.has(d) && !found.some((f) => d.startsWith(`${f}/`)) && !dirs.some((s) => d === s || d.startsWith(`${s}/`)),
   );
-  return unchecked.length > 0 ? { skillsDirs: dirs, dirs: found, unchecked } : { skillsDirs: dirs, dirs: found };
+  const layout: Layout = unchecked.length > 0 ? { skillsDirs: dirs, dirs: found, unchecked } : { skillsDirs: dirs, dirs: found };
+  return withNested(layout, anywhere);
 }
 
 export interface LoadProjectOptions {

@@ -163,7 +163,11 @@ async function prepare(root: string, displayRoot: string, runner: Runner, preset
   const loaded: LoadedConfig = { ...file, config: applyPresets(file.config, presets, written) };
   const out: Prepared = { loaded, layout, presets, ms };
   if (presetNote !== undefined) out.presetNote = presetNote;
-  if (layout.unchecked) out.layoutNote = uncheckedNote(layout.unchecked, file.file, presetNote !== undefined);
+  const notes: string[] = [];
+  if (layout.unchecked) notes.push(uncheckedNote(layout.unchecked, file.file, presetNote !== undefined));
+  if (layout.nested) notes.push(nestedNote(layout.nested));
+  // one line each (the CLI prefixes the first with `loopkit: `)
+  if (notes.length > 0) out.layoutNote = notes.join('\nloopkit: ');
   return out;
 }
 
@@ -179,6 +183,17 @@ function uncheckedNote(unchecked: readonly string[], configFile: string | null, 
     `to skills_dir in ${configFile ?? '.loopkit.yaml'}` +
     // a new .loopkit.yaml without `extends` would switch the project to the loop-language preset
     (agentSkillsByDefault && configFile === null ? ', with `extends: agent-skills` to keep this preset.' : '.')
+  );
+}
+
+/** The line that says which SKILL.md files inside other skills were not checked as skills of their own. */
+function nestedNote(nested: readonly string[]): string {
+  const n = nested.length;
+  const shown = nested.slice(0, 3).join(', ');
+  const more = n > 3 ? ` and ${n - 3} more` : '';
+  return (
+    `${n} SKILL.md ${n === 1 ? 'file inside another skill was' : 'files inside other skills were'} not checked as ${n === 1 ? 'a skill' : 'skills'} of ${n === 1 ? 'its' : 'their'} own: ${shown}${more}. ` +
+    `A skill's sub-folders are part of it; to check ${n === 1 ? 'it as a skill, name its folder' : 'them as skills, name their folders'} in skills_dir.`
   );
 }
 

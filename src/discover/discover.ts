@@ -111,17 +111,11 @@ export function discoverAll(root: string, skillsDirs: readonly string[]): string
 }
 
 /**
- * The folders that hold skills anywhere in the project, for repositories that keep them in deeper
- * layouts than the common ones (`<product>/<plugin>/skills/<skill>/`, `agents/<agent>/<skill>/`):
- * the parent of every directory with a SKILL.md at most `depth` levels down, except skills inside
- * another skill (its own sub-folders are not skills), hidden folders included. Never inside
- * `node_modules` or `.git`, never through symlinks. Sorted, project-relative (posix).
+ * The folders that hold skills, for repositories that keep them in deeper layouts than the common
+ * ones (`<product>/<plugin>/skills/<skill>/`, `agents/<agent>/<skill>/`): the parent of each of these
+ * skill directories (skillDirsAnywhere) that is not inside another (a skill's own sub-folders are
+ * not skills). Sorted.
  */
-export function findSkillsFolders(root: string, depth = 6): string[] {
-  return foldersOf(skillDirsAnywhere(root, depth));
-}
-
-/** The folders that hold the outermost of these skill directories (skills inside skills left out), sorted. */
 export function foldersOf(skills: readonly string[]): string[] {
   const outer = skills.filter((d) => !skills.some((o) => d.startsWith(`${o}/`)));
   return [...new Set(outer.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();

@@ -4,14 +4,7 @@
  */
 import { join, posix, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import {
-  DEFAULT_SKILLS_DIRS,
-  discoverAll,
-  findSkillsFolders,
-  foldersOf,
-  resolveSkillsDirs,
-  skillDirsAnywhere,
-} from '../discover/discover.js';
+import { DEFAULT_SKILLS_DIRS, discoverAll, foldersOf, resolveSkillsDirs, skillDirsAnywhere } from '../discover/discover.js';
 import { declaredStates, linkPlaces } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
@@ -89,6 +82,9 @@ export interface Layout {
   nested?: string[];
 }
 
+/** How deep the fallback looks for skills when no common layout exists (skill directories, in folders). */
+const FALLBACK_DEPTH = 6;
+
 /** The layout, with the SKILL.md files inside its skills that are not checked on their own (`nested`). */
 function withNested(layout: Layout, anywhere: readonly string[]): Layout {
   const checked = new Set(layout.dirs);
@@ -123,16 +119,14 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     const atRoot = discoverAll(root, ['']);
     // deeper layouts: marketplaces of products and plugins (`<product>/<plugin>/skills/<skill>/`),
     // one folder of skills per agent (`agents/<agent>/<skill>/`)
-    const folders = findSkillsFolders(root);
+    // (one search ten levels deep; skills are looked for six levels down, the rest only named)
+    const anywhere = skillDirsAnywhere(root, 10);
+    const folders = foldersOf(anywhere.filter((d) => d.split('/').length <= FALLBACK_DEPTH));
     const deep = discoverAll(root, folders);
     // skills at the top and in categories of any depth (`frontend/ui/<skill>/`): one skills directory, the root
-    if (atRoot.length > 0)
-      return withNested({ skillsDirs: [''], dirs: [...new Set([...atRoot, ...deep])].sort() }, skillDirsAnywhere(root, 10));
+    if (atRoot.length > 0) return withNested({ skillsDirs: [''], dirs: [...new Set([...atRoot, ...deep])].sort() }, anywhere);
     if (deep.length > 0)
-      return withNested(
-        { skillsDirs: folders.filter((d) => deep.some((s) => s.startsWith(`${d}/`))), dirs: deep },
-        skillDirsAnywhere(root, 10),
-      );
+      return withNested({ skillsDirs: folders.filter((d) => deep.some((s) => s.startsWith(`${d}/`))), dirs: deep }, anywhere);
   }
   if (dirs.length === 0) {
     const looked = (written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS).map((d) => `${d.replace(/\/+$/u, '')}/`).join(', ');

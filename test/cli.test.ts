@@ -524,6 +524,23 @@ describe('presets and layouts', () => {
     expect(loop.stdout).toContain("is missing '## Rules' section");
   });
 
+  it("a LOOP.md that is no contract (a skill's notes) does not make a Loop Language project; a contract does", () => {
+    const dir = tempCopy('plain-collection');
+    const skill = readdirSync(join(dir, 'skills'))[0]!;
+    // notes on the skill's "mutation loop": no canonical section, no transition line
+    writeFileSync(join(dir, 'skills', skill, 'LOOP.md'), '# Mutation loop\n\n## Hard ceilings\n\nStop after ten mutations.\n');
+    const notes = run([dir, '--json']);
+    expect(notes.status).toBe(0);
+    expect(notes.stderr).toContain(NOTE);
+    const codes = (JSON.parse(notes.stdout) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code);
+    expect(codes.filter((c) => c.startsWith('loop-'))).toEqual([]);
+    // the same file with a canonical section is a contract: the project is a Loop Language project
+    writeFileSync(join(dir, 'skills', skill, 'LOOP.md'), '# Loop\n\n## Entry Conditions\n\nA draft exists.\n');
+    const contract = run([dir]);
+    expect(contract.stderr).not.toContain(NOTE);
+    expect(contract.status).toBe(1);
+  });
+
   it('extends: in .loopkit.yaml chooses the preset; its own settings and rules still win', () => {
     const dir = tempCopy('plain-collection');
     writeFileSync(

@@ -1,6 +1,6 @@
 /** Unit tests of the transition DSL parser (src/parse/dsl.ts) on in-memory LOOP.md text. */
 import { describe, expect, it } from 'vitest';
-import { parseDsl, type DslResult } from '../src/parse/dsl.js';
+import { isLoopContract, parseDsl, type DslResult } from '../src/parse/dsl.js';
 import { sourceFile } from '../src/parse/markdown.js';
 import { sectionsAt } from '../src/parse/sections.js';
 
@@ -227,5 +227,19 @@ describe('code blocks', () => {
     expect(r.transitions[0]!.line).toBe(8);
     expect(r.transitions[0]!.halt).toMatchObject({ reason: 'stall', line: 9 });
     expect(r.halts.map((h) => h.word)).toEqual(['stall']);
+  });
+});
+
+describe('isLoopContract', () => {
+  const SECTIONS = ['Entry Conditions', 'State Transition Rule', 'Halt Conditions'];
+  it('a canonical section heading (any level, any case) or a transition line makes a contract', () => {
+    expect(isLoopContract('# Loop\n\n## Entry Conditions\n', SECTIONS)).toBe(true);
+    expect(isLoopContract('### halt  conditions ##\n', SECTIONS)).toBe(true);
+    expect(isLoopContract('Some text\n- transition `draft` → `review`\n', SECTIONS)).toBe(true);
+    expect(isLoopContract('transition a -> b\n', SECTIONS)).toBe(true);
+  });
+  it("a skill's notes named LOOP.md are not a contract", () => {
+    expect(isLoopContract('# Mutation loop\n\n## Hard ceilings\n\nThe transition to N2 happens later.\n', SECTIONS)).toBe(false);
+    expect(isLoopContract('', SECTIONS)).toBe(false);
   });
 });

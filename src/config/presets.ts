@@ -1,6 +1,6 @@
 /**
  * Presets: what a project checks by default. A `.loopkit.yaml` names them with `extends:`, the
- * command line with `--preset`; without either, a project with a `.loopkit.yaml` or any LOOP.md
+ * command line with `--preset`; without either, a project with a `.loopkit.yaml` or any LOOP.md contract
  * gets `loop-language` and any other project (a plain Agent Skills collection) `agent-skills`.
  *
  * A preset gives values to settings the config file does not write, and severities to rules the

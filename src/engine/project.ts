@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { DEFAULT_SKILLS_DIRS, discoverAll, foldersOf, resolveSkillsDirs, skillDirsAnywhere } from '../discover/discover.js';
 import { declaredStates, linkPlaces } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
+import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
 import {
   exists,
@@ -165,6 +166,7 @@ export interface LoadProjectOptions {
 export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProject> {
   const { root, displayRoot, loaded, runner } = opts;
   const { config } = loaded;
+  const plainAgentSkills = opts.presets.includes('agent-skills') && !opts.presets.includes('loop-language');
   const t1 = performance.now();
   const { dirs, skillsDirs } = opts.layout;
 
@@ -217,8 +219,11 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     const loopPath = `${dir}/LOOP.md`;
     const loopRead = read(join(absDir, 'LOOP.md'));
     if ('text' in loopRead) {
-      draft.loopPath = loopPath;
-      await add({ path: loopPath, kind: 'loop', text: loopRead.text }, index);
+      // checked as a plain Agent Skills collection, a LOOP.md that is no contract is a reference document
+      if (!plainAgentSkills || isLoopContract(loopRead.text, config.canonical_loop_sections)) {
+        draft.loopPath = loopPath;
+        await add({ path: loopPath, kind: 'loop', text: loopRead.text }, index);
+      }
     } else if (!loopRead.missing) {
       draft.loopReadError = loopRead.error;
       problems.push({ code: 'skill-read-error', file: loopPath, message: `Failed to read ${loopPath}: ${loopRead.error}` });

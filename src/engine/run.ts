@@ -13,7 +13,8 @@ import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
 import type { FileKind, Project } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
-import { exists, isDirectory } from '../parse/fs.js';
+import { isLoopContract } from '../parse/dsl.js';
+import { exists, isDirectory, readText } from '../parse/fs.js';
 import { rules } from '../rules/index.js';
 import { closest } from '../util/closest.js';
 import { UsageError } from './errors.js';
@@ -151,11 +152,15 @@ async function prepare(root: string, displayRoot: string, runner: Runner, preset
   if (preset !== undefined) presets = [preset];
   else if (file.config.extends.length > 0) presets = [...file.config.extends];
   else {
-    const hasLoop = layout.dirs.some((d) => exists(join(root, d, 'LOOP.md')));
+    // a LOOP.md counts when it is a contract: a skill's notes named LOOP.md do not make a Loop Language project
+    const hasLoop = layout.dirs.some((d) => {
+      const loop = readText(join(root, d, 'LOOP.md'));
+      return 'text' in loop && isLoopContract(loop.text, file.config.canonical_loop_sections);
+    });
     presets = [defaultPreset(file.file !== null, hasLoop)];
     if (presets[0] === 'agent-skills') {
       presetNote =
-        'no .loopkit.yaml and no LOOP.md: checked as a plain Agent Skills collection (preset agent-skills). ' +
+        'no .loopkit.yaml and no LOOP.md contract: checked as a plain Agent Skills collection (preset agent-skills). ' +
         'To check Loop Language contracts, add `extends: loop-language` to a .loopkit.yaml, or pass --preset loop-language.';
     }
   }

@@ -13,7 +13,7 @@
 import type { Code, Root } from 'mdast';
 import { visit } from '../util/visit.js';
 import type { HaltMention, HandoffMention, MalformedLine, Section, SourceFile, Transition } from '../model/types.js';
-import { splitLines } from '../util/text.js';
+import { sectionKey, splitLines } from '../util/text.js';
 import { sectionsByLine } from './sections.js';
 
 /** Fence languages whose lines are still read as DSL. */
@@ -220,4 +220,15 @@ function scanMentions(line: string, lineNo: number, halts: HaltMention[], handof
   for (const m of plain.matchAll(HANDOFF_MENTION)) {
     handoffs.push({ skill: m[1]!, agent: m[2]!, line: lineNo, column: m.index! + m[0].indexOf(m[1]!, 7) + 1 });
   }
+}
+
+/**
+ * Whether a LOOP.md reads as a Loop Language contract: one of `sections` (the canonical LOOP.md
+ * sections) as a heading, or a `transition <from> → <to>` line. A LOOP.md that is neither (a
+ * skill's notes on its "mutation loop") is a reference document that happens to have the name.
+ */
+export function isLoopContract(text: string, sections: readonly string[]): boolean {
+  const keys = new Set(sections.map(sectionKey));
+  for (const m of text.matchAll(/^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*\r?$/gmu)) if (keys.has(sectionKey(m[1]!))) return true;
+  return /^[ \t>*+-]*`?transition`?[ \t]+\S.*?(?:→|-{1,3}>)/imu.test(text);
 }

@@ -25,6 +25,7 @@ const TRIGGERS = new RegExp(
       'invoked? (?:(?:this skill|it) )?(?:when|for|if|before|after|at)',
       'load (?:(?:this skill|it) )?(?:when|whenever|for|if|before|after)',
       'invoked (?:by|from)',
+      '(?:fires|runs|dispatched) (?:on|when|from)',
       'always[- ]on',
       'trigger(?:s|ed)?',
       'requires',
@@ -37,7 +38,7 @@ const TRIGGERS = new RegExp(
       'for (?:any|all) (?:tasks?|requests?|questions?) (?:that|about|involving|related)',
       'whenever',
       // a condition stated as a clause: "… when backlogs exist but the queue is stale", "when an idea has been discussed"
-      'when (?!to\\b)(?:a|an|the|your|its|their|this|these|some|any|(?:[\\p{L}\\d+-]+,? ){1,5}(?:is|are|was|were|exists?|has|have|should|needs?|must|fails?|changes?|lacks?|already))\\b',
+      'when (?!to\\b)(?:a|an|the|your|its|their|this|these|some|any|(?:[\\p{L}\\d+-]+,? ){1,5}(?:is|are|was|were|exists?|has|have|should|needs?|must|fails?|changes?|lacks?|already|asks?|mentions?|wants?|says?|requests?|opens?))\\b',
       '(?:after|before) (?:a|an|the|each|every|any) ',
     ].join('|') +
     ')\\b',

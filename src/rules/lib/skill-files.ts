@@ -31,6 +31,7 @@ const META_FILES = new Set([
   'getting-started.md',
   'evidence-ledger.md',
   'how_to_use.md',
+  'usage.md',
   'how-to-use.md',
   'maintainers.md',
   'todo.md',

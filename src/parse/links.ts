@@ -61,13 +61,21 @@ function spilledExamples(file: SourceFile): [number, number][] {
     if (start !== undefined && end !== undefined) codes.push({ start, end, node: n as Code });
   });
   codes.sort((a, b) => a.start - b.start);
+  const fenceOf = (start: number) => /^[ \t]*(`{3,}|~{3,})/u.exec(file.text.slice(start, start + 40))?.[1];
   const out: [number, number][] = [];
   codes.forEach(({ start, end, node }, i) => {
-    const fence = /^[ \t]*(`{3,}|~{3,})/u.exec(file.text.slice(start, start + 40))?.[1];
-    const next = codes[i + 1];
-    if (fence === undefined || next === undefined) return;
+    const fence = fenceOf(start);
+    if (fence === undefined || i + 1 >= codes.length) return;
     const inner = new RegExp(`^[ \\t]*${fence[0] === '`' ? '`' : '~'}{${fence.length},}[^\\s\`~]`, 'mu');
-    if (inner.test(node.value)) out.push([end, next.start]);
+    if (!inner.test(node.value)) return;
+    // the example runs on, through its other inner blocks (```bash … ```, a bare ``` of output), up to
+    // the author's closing fence — a bare fence, which CommonMark reads as opening a block that swallows
+    // the document's own headings; else up to the first bare fence, else the next block
+    const bare = (c: (typeof codes)[number], j: number) => j > i && !c.node.lang && fenceOf(c.start) !== undefined;
+    let close = codes.findIndex((c, j) => bare(c, j) && /^#{1,6}[ \t]/mu.test(c.node.value));
+    if (close === -1) close = codes.findIndex(bare);
+    if (close === -1) close = i + 1;
+    out.push([end, codes[close]!.start]);
   });
   return out;
 }

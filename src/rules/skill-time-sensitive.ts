@@ -26,7 +26,7 @@ function quoted(text: string, at: number): boolean {
  * same clause. Not "since" or "as of", which date a state that will change.
  */
 const RECORD =
-  /\b(?:tested|verified|releas(?:e|ed|es)|introduced|replaced|published|created|added|launched|announced|stable|updated|written|authored|retrieved|accessed|source)\b[^.;!?]{0,40}$/iu;
+  /\b(?:tested|verified|releas(?:e|ed|es)|introduced|replaced|published|created|added|launched|announced|stable|updated|written|authored|retrieved|accessed|source)\b[^.;!?]{0,64}$/iu;
 
 /** Words that date a state, which will change: "as of", "since", "until", "current". */
 const STATE = /\b(?:as of|since|until|till|current(?:ly)?|now|latest|today|recent(?:ly)?|coming|upcoming|planned|expected)\b/iu;

@@ -33,6 +33,8 @@ const KNOWN_FRONTMATTER_KEYS: readonly string[] = [
   'version',
   // packages the skill needs, which claude.ai installs (Anthropic's "creating custom skills" page)
   'dependencies',
+  // the skill's website, shown by OpenClaw's skills UI
+  'homepage',
 ];
 
 const KNOWN = new Set(KNOWN_FRONTMATTER_KEYS);

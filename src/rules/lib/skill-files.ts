@@ -29,6 +29,9 @@ const META_FILES = new Set([
   'source.md',
   'source_commit.md',
   'getting-started.md',
+  'installation-guide.md',
+  'installation.md',
+  'install.md',
   'evidence-ledger.md',
   'how_to_use.md',
   'usage.md',
@@ -63,7 +66,8 @@ export function isMetaFile(name: string): boolean {
   // … and the scenarios the skill is tested with (test-pressure-1.md, test_academic.md), like EVALS.md
   return (
     META_FILES.has(lower) ||
-    META_FILES.has(lower.replace(/\.[a-z]{2,3}(?:[-_][a-z]{2,4})?\.md$/u, '.md')) ||
+    META_FILES.has(lower.replace(/[._][a-z]{2,3}(?:[-_][a-z]{2,4})?\.md$/u, '.md')) ||
+    META_FILES.has(lower.replace(/[ _]+/gu, '-')) ||
     /^tests?[-_]/u.test(lower) ||
     /[-_]spec\.md$/u.test(lower)
   );

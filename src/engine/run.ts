@@ -153,10 +153,13 @@ async function prepare(root: string, displayRoot: string, runner: Runner, preset
   else if (file.config.extends.length > 0) presets = [...file.config.extends];
   else {
     // a LOOP.md counts when it is a contract: a skill's notes named LOOP.md do not make a Loop Language project
-    const hasLoop = layout.dirs.some((d) => {
-      const loop = readText(join(root, d, 'LOOP.md'));
-      return 'text' in loop && isLoopContract(loop.text, file.config.canonical_loop_sections);
-    });
+    // (only asked without a config file, which chooses loop-language by itself)
+    const hasLoop =
+      file.file === null &&
+      layout.dirs.some((d) => {
+        const loop = readText(join(root, d, 'LOOP.md'));
+        return 'text' in loop && isLoopContract(loop.text, file.config.canonical_loop_sections);
+      });
     presets = [defaultPreset(file.file !== null, hasLoop)];
     if (presets[0] === 'agent-skills') {
       presetNote =

@@ -50,8 +50,8 @@ function insideQuotes(file: SourceFile, line: number, at: number): boolean {
  * The text an author meant to be inside a code block but CommonMark does not: a fenced block that
  * holds an opening fence of its own length with an info string (a ```` ```markdown ```` example of a
  * README that contains a ```` ```bash ```` block) is closed by the inner block's closing fence, and the
- * rest of the example — up to the next code block, the author's closing fence — is read as markdown.
- * Offsets [from, to) of those stretches.
+ * rest of the example — up to the author's closing fence — is read as markdown. Offsets [from, to)
+ * of those stretches.
  */
 function spilledExamples(file: SourceFile): [number, number][] {
   const codes: { start: number; end: number; node: Code }[] = [];

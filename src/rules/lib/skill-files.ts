@@ -33,6 +33,7 @@ const META_FILES = new Set([
   'installation.md',
   'install.md',
   'evidence-ledger.md',
+  'decisions.md',
   'how_to_use.md',
   'usage.md',
   'how-to-use.md',

@@ -44,8 +44,8 @@ function matches(text: string, skipQuoted = true): number[] {
 const LOADED_KEYS = /^(?:description|when_to_use|when-to-use)$/u;
 
 /**
- * The text of the loaded keys in frontmatter `yaml` (a top-level key's line and the indented lines
- * that continue it), each with its offset.
+ * The text of the loaded keys in frontmatter `yaml` — a top-level key's line and the indented lines
+ * that continue it, as one piece (a date may wrap) — each with its offset.
  */
 function loadedValues(yaml: string): [number, string][] {
   const out: [number, string][] = [];
@@ -53,9 +53,11 @@ function loadedValues(yaml: string): [number, string][] {
   let offset = 0;
   for (const line of yaml.split('\n')) {
     const key = /^([^\s:#][^:]*?)[ \t]*:/u.exec(line);
+    const continues = loaded && !key && /^\s/u.test(line);
     if (key) loaded = LOADED_KEYS.test(key[1]!.replace(/^["']|["']$/gu, ''));
-    else if (!/^\s/u.test(line)) loaded = false;
-    if (loaded) out.push([offset, line]);
+    else if (!continues) loaded = false;
+    if (continues) out[out.length - 1]![1] += `\n${line}`;
+    else if (loaded) out.push([offset, line]);
     offset += line.length + 1;
   }
   return out;
@@ -84,12 +86,12 @@ export default defineRule({
       // the line up to the date, emphasis removed ("**Tested**: October 2025")
       const report = (r: { messageId: 'dated'; at: { file: string; line: number; column: number } }) => {
         const start = file.lineStarts[r.at.line - 1] ?? 0;
-        const at = start + r.at.column - 1;
-        const before = file.text.slice(Math.max(start, at - 80), at).replace(/[*_`]/gu, '');
+        const offset = start + r.at.column - 1;
+        const before = file.text.slice(Math.max(start, offset - 80), offset).replace(/[*_`]/gu, '');
         if (RECORD.test(before)) return;
         // "(Anthropic, June 2026)", "[the article](…) (May 2026)": a date stamp that closes a parenthesis
         // cites when a source appeared — unless it dates a state ("(current as of January 2026)")
-        const after = /^\p{L}+\s+\d{4}\s*\)/u.exec(file.text.slice(at, at + 30));
+        const after = /^\p{L}+\s+\d{4}\s*\)/u.exec(file.text.slice(offset, offset + 30));
         const opened = before.slice(before.lastIndexOf('(') + 1);
         if (after && before.includes('(') && !STATE.test(opened)) return;
         send(r);

@@ -37,9 +37,21 @@ const temps: string[] = [];
 afterAll(() => {
   for (const t of temps) rmSync(t, { recursive: true, force: true });
 });
-function tempCopy(project: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'loopkit-cli-'));
+/** A skill with a valid name and description at `rel` (its name: the folder's, unless given). */
+function writeSkill(dir: string, rel: string, name = rel.split('/').pop()!): void {
+  mkdirSync(join(dir, rel), { recursive: true });
+  writeFileSync(join(dir, rel, 'SKILL.md'), `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`);
+}
+
+/** An empty temporary directory, removed after the tests. */
+function tempDir(prefix = 'loopkit-layouts-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   temps.push(dir);
+  return dir;
+}
+
+function tempCopy(project: string): string {
+  const dir = tempDir('loopkit-cli-');
   cpSync(join(PROJECTS, project), dir, { recursive: true });
   return dir;
 }
@@ -589,17 +601,9 @@ describe('presets and layouts', () => {
   });
 
   it('finds skills in .claude/skills, and at the top of a repository without a skills directory', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
-    const skill = (rel: string, name: string) => {
-      mkdirSync(join(dir, rel), { recursive: true });
-      writeFileSync(
-        join(dir, rel, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
-      );
-    };
-    skill('.claude/skills/doing-x', 'doing-x');
-    skill('.agents/skills/doing-y', 'doing-y');
+    const dir = tempDir();
+    writeSkill(dir, '.claude/skills/doing-x');
+    writeSkill(dir, '.agents/skills/doing-y');
     expect(run([dir]).stdout).toContain('2 skills');
     const flat = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
     temps.push(flat);
@@ -616,8 +620,7 @@ describe('presets and layouts', () => {
   });
 
   it('a skill reached through several symlinked layouts is one skill, checked at its real place', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     mkdirSync(join(dir, 'skills', 'doing-x', 'references'), { recursive: true });
     writeFileSync(
       join(dir, 'skills', 'doing-x', 'SKILL.md'),
@@ -639,8 +642,7 @@ describe('presets and layouts', () => {
   });
 
   it('a skill found only through a symlinked folder: its links resolve from its real place too', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     // the skill lives in tools/doing-x and is served to the agent as .claude/skills/doing-x
     mkdirSync(join(dir, 'tools', 'doing-x'), { recursive: true });
     mkdirSync(join(dir, 'tools', 'shared'));
@@ -661,8 +663,7 @@ describe('presets and layouts', () => {
   });
 
   it('finds skills deeper down when no common layout exists (product/plugin/skills/*, agents/<agent>/*)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     for (const [rel, name] of [
       ['terraform/code-generation/skills/generating-code', 'generating-code'],
       ['packer/builders/skills/building-images', 'building-images'],
@@ -672,11 +673,7 @@ describe('presets and layouts', () => {
       // a skill's own sub-skill is part of it, not a skill of the project
       ['agents/cli/profiling-data/resources/sampling', 'sampling'],
     ] as const) {
-      mkdirSync(join(dir, rel), { recursive: true });
-      writeFileSync(
-        join(dir, rel, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
-      );
+      writeSkill(dir, rel, name);
     }
     mkdirSync(join(dir, 'node_modules', 'x', 'skills', 'not-mine'), { recursive: true });
     writeFileSync(join(dir, 'node_modules', 'x', 'skills', 'not-mine', 'SKILL.md'), '---\nname: Bad Name\n---\n');
@@ -686,17 +683,12 @@ describe('presets and layouts', () => {
   });
 
   it('says which skills outside the usual skills directories it did not check, unless skills_dir is written', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     for (const [rel, name] of [
       ['plugins/alpha/skills/reviewing-code', 'reviewing-code'],
       ['external_plugins/beta/skills/drafting-notes', 'drafting-notes'],
     ] as const) {
-      mkdirSync(join(dir, rel), { recursive: true });
-      writeFileSync(
-        join(dir, rel, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
-      );
+      writeSkill(dir, rel, name);
     }
     const r = run([dir]);
     expect(r.status).toBe(0);
@@ -713,15 +705,9 @@ describe('presets and layouts', () => {
   });
 
   it("names skills kept in other agents' hidden folders in the note", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     for (const rel of ['.claude/skills/reviewing-code', '.opencode/skills/reviewing-code', '.opencode/skills/drafting-notes']) {
-      const name = rel.split('/').pop()!;
-      mkdirSync(join(dir, rel), { recursive: true });
-      writeFileSync(
-        join(dir, rel, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
-      );
+      writeSkill(dir, rel);
     }
     const r = run([dir]);
     expect(r.status).toBe(0);
@@ -733,15 +719,9 @@ describe('presets and layouts', () => {
   });
 
   it('skills at the top of a repository and in categories of any depth below it are all checked', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     for (const rel of ['auth/signing-in', 'frontend/ui/rendering-lists', 'product/specs/drafting-prds']) {
-      const name = rel.split('/').pop()!;
-      mkdirSync(join(dir, rel), { recursive: true });
-      writeFileSync(
-        join(dir, rel, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
-      );
+      writeSkill(dir, rel);
     }
     const r = run([dir, '--json']);
     expect(r.status).toBe(0);
@@ -750,15 +730,9 @@ describe('presets and layouts', () => {
   });
 
   it('names the SKILL.md files inside other skills, which are part of them, not skills of their own', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     for (const rel of ['skills/running-operations', 'skills/running-operations/roles/asset-manager']) {
-      const name = rel.split('/').pop()!;
-      mkdirSync(join(dir, rel), { recursive: true });
-      writeFileSync(
-        join(dir, rel, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
-      );
+      writeSkill(dir, rel);
     }
     const r = run([dir, '--json']);
     expect(r.status).toBe(0);
@@ -771,15 +745,9 @@ describe('presets and layouts', () => {
   });
 
   it('names unchecked skills kept deep in an archive', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     for (const rel of ['skills/reviewing-code', 'specs/archive/migration/archive/inbox/skills/old-review']) {
-      const name = rel.split('/').pop()!;
-      mkdirSync(join(dir, rel), { recursive: true });
-      writeFileSync(
-        join(dir, rel, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`,
-      );
+      writeSkill(dir, rel);
     }
     const r = run([dir]);
     expect(r.status).toBe(0);
@@ -789,8 +757,7 @@ describe('presets and layouts', () => {
   });
 
   it('a common layout that holds no skill does not hide the skills kept elsewhere', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
-    temps.push(dir);
+    const dir = tempDir();
     // skills/ holds loose notes and a sync script; the skill is packaged for one agent deeper down
     mkdirSync(join(dir, 'skills'));
     writeFileSync(join(dir, 'skills', 'payments.md'), '# Payments\n');

@@ -3,8 +3,7 @@ import { markdownFiles } from '../model/files.js';
 import { linkLanding, linkPlaces } from '../model/skill.js';
 import type { FileModel, Skill } from '../model/types.js';
 import { closest } from '../util/closest.js';
-import { posix } from 'node:path';
-import { isContractFile, referencedFiles } from './lib/skill-files.js';
+import { ownReferenceFiles } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -45,8 +44,6 @@ export default defineRule({
     };
     for (const skill of project.skills) check(skill, skill.skillFile);
     // a skill's own reference files; another skill's files, contracts and the repository's README are theirs to check
-    for (const { skill, file } of referencedFiles(project.skills)) {
-      if (file.path.startsWith(`${skill.dir}/`) && !isContractFile(posix.basename(file.path))) check(skill, file);
-    }
+    for (const { skill, file } of ownReferenceFiles(project.skills)) check(skill, file);
   },
 });

@@ -1,8 +1,7 @@
 import { defineRule } from '../engine/rule.js';
 import type { FileModel, Skill } from '../model/types.js';
 import { linkLanding, linkPlaces } from '../model/skill.js';
-import { posix } from 'node:path';
-import { isContractFile, referencedFiles } from './lib/skill-files.js';
+import { isTemplateFile, ownReferenceFiles } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -46,11 +45,9 @@ export default defineRule({
     };
     for (const skill of project.skills) check(skill, skill.skillFile);
     // a skill's own reference files; another skill's files, contracts and the repository's README are theirs to check
-    for (const { skill, file } of referencedFiles(project.skills)) {
-      if (!file.path.startsWith(`${skill.dir}/`) || isContractFile(posix.basename(file.path))) continue;
+    for (const { skill, file } of ownReferenceFiles(project.skills)) {
       // a template (`references/TEMPLATE.md`) links the files of the skill it will become, not this one's
-      if (/template/iu.test(file.path.slice(skill.dir.length))) continue;
-      check(skill, file);
+      if (!isTemplateFile(skill, file)) check(skill, file);
     }
   },
 });

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { isContractFile, isMetaFile, referencedFiles, skillLinks } from './lib/skill-files.js';
+import { isContractFile, isMetaFile, isTemplateFile, referencedFiles, skillLinks } from './lib/skill-files.js';
 import { hasTableOfContents } from './lib/toc.js';
 
 const MAX_LINES = 100;
@@ -33,7 +33,7 @@ export default defineRule({
       // copied into what the skill produces (a table of contents would end up in every copy)
       if (isMetaFile(posix.basename(file.path)) || file.path.startsWith(`${skill.dir}/assets/`)) continue;
       // … nor a template kept elsewhere (`references/brief-template.md`): a skeleton of the output, read whole
-      if (/template/iu.test(file.path.slice(skill.dir.length))) continue;
+      if (isTemplateFile(skill, file)) continue;
       const lines = file.lineCount;
       if (fileData(file.path) !== true) continue;
       const from = skillLinks(skill).find((l) => l.target === target);

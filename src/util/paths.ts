@@ -128,8 +128,7 @@ const GENERIC_HOMES = new Set([
  */
 export function isMachineAbsolutePath(token: string): boolean {
   const home = HOME_PATH.exec(token);
-  // a user name starts with a letter (`/Users/0/name` is data)
-  if (home) return /^[A-Za-z_]/u.test(home[1]!) && !GENERIC_HOMES.has(home[1]!.toLowerCase());
+  if (home) return isPersonalHome(home[1]!);
   // a drive path in a person's home (`C:/Users/ann/…`); `C:/Projects/foo` or `C:/tools/x` may be any machine's
   if (DRIVE_SLASH_PATH.test(token)) return isDriveHome(token);
   // a file URL of a machine-specific path (`file:///Users/ann/x`, `file:///C:/x`), not of any path
@@ -143,13 +142,12 @@ export function isMachineAbsolutePath(token: string): boolean {
 function isDriveHome(token: string): boolean {
   const parts = token.split(/[\\/]+/u);
   const name = parts[2];
-  return (
-    /^[A-Za-z]:$/u.test(parts[0]!) &&
-    parts[1]?.toLowerCase() === 'users' &&
-    name !== undefined &&
-    /^[A-Za-z_]/u.test(name) &&
-    !GENERIC_HOMES.has(name.toLowerCase())
-  );
+  return /^[A-Za-z]:$/u.test(parts[0]!) && parts[1]?.toLowerCase() === 'users' && name !== undefined && isPersonalHome(name);
+}
+
+/** Whether a home directory's name is a person's: it starts with a letter (`/Users/0/name` is data) and is not a generic user's. */
+function isPersonalHome(name: string): boolean {
+  return /^[A-Za-z_]/u.test(name) && !GENERIC_HOMES.has(name.toLowerCase());
 }
 
 /** First folders of absolute paths that are file-system places on Linux, macOS or WSL, not site paths. */

@@ -3,6 +3,7 @@
  * normalised, so `./ref.md` and `ref.md` are the same file) and plain mentions of a file name
  * (`` `ref.md` ``, "see ref.md"), which an agent follows just as well.
  */
+import { posix } from 'node:path';
 import type { FileModel, Skill } from '../../model/types.js';
 import { resolveTarget } from '../../util/paths.js';
 
@@ -179,4 +180,23 @@ export function referencedFiles(skills: readonly Skill[]): SkillReference[] {
     out.push(r);
   }
   return out;
+}
+
+/**
+ * The reference files of each skill that lie in its own directory and are not contract files: the
+ * files a skill's link checks read (another skill's files, contracts and the repository's README are
+ * theirs to check).
+ */
+export function ownReferenceFiles(skills: readonly Skill[]): SkillReference[] {
+  return referencedFiles(skills).filter(
+    ({ skill, file }) => file.path.startsWith(`${skill.dir}/`) && !isContractFile(posix.basename(file.path)),
+  );
+}
+
+/**
+ * A template kept among a skill's files (`references/TEMPLATE.md`, `references/brief-template.md`):
+ * a skeleton of what the skill produces, read whole, whose links name the files of what it becomes.
+ */
+export function isTemplateFile(skill: Skill, file: FileModel): boolean {
+  return /template/iu.test(file.path.slice(skill.dir.length));
 }

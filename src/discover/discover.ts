@@ -72,17 +72,7 @@ export function resolveSkillsDirs(root: string, patterns: readonly string[]): Sk
 
 /** Project-relative (posix) paths of skill directories. `skillsDir` is project-relative ('' = root). */
 export function discoverSkillDirs(root: string, skillsDir: string): string[] {
-  const base = join(root, skillsDir);
-  const found = fg.sync(['*/SKILL.md', '*/*/SKILL.md'], {
-    cwd: base,
-    dot: true,
-    followSymbolicLinks: true,
-    onlyFiles: false, // a SKILL.md that is not a readable file is still a skill (reported as skill-read-error)
-    ignore: IGNORE,
-    suppressErrors: true,
-  });
-  // a symlinked directory counts only when it resolves inside the project
-  const dirs = found.map((f) => f.slice(0, -'/SKILL.md'.length)).filter((d) => !underscored(d) && insideRoot(join(base, d), root) !== null);
+  const dirs = skillDirsMatching(root, join(root, skillsDir), ['*/SKILL.md', '*/*/SKILL.md'], { followSymbolicLinks: true });
   const flat = new Set(dirs.filter((d) => !d.includes('/')));
   // nested skills only inside folders that are not skills themselves (a skill's own sub-folders are not skills)
   const nested = dirs.filter((d) => d.includes('/') && !flat.has(d.split('/')[0]!));
@@ -127,18 +117,29 @@ export function foldersOf(skills: readonly string[]): string[] {
  * symlinks. Sorted, project-relative (posix).
  */
 export function skillDirsAnywhere(root: string, depth: number): string[] {
-  const found = fg.sync('**/SKILL.md', {
-    cwd: root,
-    // other agents' folders (`.opencode/skills/`, `.claude-plugin/skills/`) hold skills too
+  return skillDirsMatching(root, root, ['**/SKILL.md'], { followSymbolicLinks: false, deep: depth + 1 }).sort();
+}
+
+/**
+ * The directories below `base` whose SKILL.md matches one of `patterns`, relative to `base`: hidden
+ * folders included (other agents' `.opencode/skills/`), `_` folders, `node_modules` and `.git` never,
+ * and a symlinked directory only when it resolves inside the project.
+ */
+function skillDirsMatching(
+  root: string,
+  base: string,
+  patterns: string[],
+  options: { followSymbolicLinks: boolean; deep?: number },
+): string[] {
+  const found = fg.sync(patterns, {
+    cwd: base,
     dot: true,
-    followSymbolicLinks: false,
-    onlyFiles: false,
-    deep: depth + 1,
+    onlyFiles: false, // a SKILL.md that is not a readable file is still a skill (reported as skill-read-error)
     ignore: IGNORE,
     suppressErrors: true,
+    ...options,
   });
   return found
     .map((f) => f.slice(0, -'/SKILL.md'.length))
-    .filter((d) => d !== '' && !underscored(d) && insideRoot(join(root, d), root) !== null)
-    .sort();
+    .filter((d) => d !== '' && !underscored(d) && insideRoot(join(base, d), root) !== null);
 }

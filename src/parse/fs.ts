@@ -133,7 +133,24 @@ export function markdownFilesUnder(abs: string, root: string, depth: number): st
   return out.sort();
 }
 
-const realDirs = new Map<string, string | null>();
+/**
+ * Real paths of the directories asked about more than once (the project root for every directory
+ * discovery checks, a skill's folder for each of its links); null for a path that does not resolve.
+ */
+const realPaths = new Map<string, string | null>();
+
+function cachedRealPath(abs: string): string | null {
+  let real = realPaths.get(abs);
+  if (real === undefined) {
+    try {
+      real = realpathSync(abs);
+    } catch {
+      real = null;
+    }
+    realPaths.set(abs, real);
+  }
+  return real;
+}
 
 /**
  * Whether `rel` exists when resolved from the real place of the directory `absDir` — different
@@ -141,36 +158,16 @@ const realDirs = new Map<string, string | null>();
  * False when the directory is its own real place (the caller resolved it there already).
  */
 export function existsFromRealPlace(absDir: string, rel: string): boolean {
-  let real = realDirs.get(absDir);
-  if (real === undefined) {
-    try {
-      real = realpathSync(absDir);
-      if (real === resolve(absDir)) real = null;
-    } catch {
-      real = null;
-    }
-    realDirs.set(absDir, real);
-  }
-  return real !== null && exists(resolve(real, rel));
-}
-
-const realRoots = new Map<string, string>();
-
-/** The project root's real path, resolved once per root (discovery asks for every directory). */
-function realRootOf(root: string): string {
-  let real = realRoots.get(root);
-  if (real === undefined) {
-    real = realpathSync(root);
-    realRoots.set(root, real);
-  }
-  return real;
+  const real = cachedRealPath(absDir);
+  return real !== null && real !== resolve(absDir) && exists(resolve(real, rel));
 }
 
 /** The real path of `abs` when it lies inside the real `root`, else null. */
 export function insideRoot(abs: string, root: string): string | null {
   try {
     const real = realpathSync(abs);
-    const realRoot = realRootOf(root);
+    const realRoot = cachedRealPath(root);
+    if (realRoot === null) return null;
     const rel = relative(realRoot, real);
     if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel))) return real;
     return null;

@@ -4,27 +4,21 @@
  * created again), deleted and created again. On real file-system events in a temporary directory;
  * every test waits on the follower's lines and events, never on time.
  */
-import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LogFollower, type FollowEvent } from '../src/live/log-follower.js';
 import type { LineRead } from '../src/parse/lines.js';
+import { Temps } from './helpers/cli.js';
 import { EventQueue } from './helpers/events.js';
 
-const temps: string[] = [];
+const temps = new Temps();
 const followers: LogFollower[] = [];
 afterEach(async () => {
   for (const f of followers.splice(0)) await f.close();
 });
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-function dir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'loopkit-follow-'));
-  temps.push(d);
-  return d;
-}
+afterAll(() => temps.cleanup());
+const dir = () => temps.dir('loopkit-follow-');
 
 type Seen = { line: LineRead } | { event: FollowEvent };
 

@@ -6,35 +6,22 @@
  * The tests wait on the lines the process prints, never on time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, noStack, ROOT, run, type Run } from './helpers/cli.js';
+import { BIN, cleanEnv, noStack, ROOT, run, Temps, type Run } from './helpers/cli.js';
 import { EventQueue } from './helpers/events.js';
 
-const temps: string[] = [];
+const temps = new Temps();
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 });
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'loopkit-live-'));
-  temps.push(d);
-  return d;
-}
+afterAll(() => temps.cleanup());
+const tempDir = () => temps.dir('loopkit-live-');
 
 /** A copy of examples/loop-controller without its state file and session. */
-function project(): string {
-  const dir = tempDir();
-  cpSync(join(ROOT, 'examples', 'loop-controller'), dir, { recursive: true });
-  rmSync(join(dir, 'loop-state.json'));
-  rmSync(join(dir, 'session'), { recursive: true });
-  return dir;
-}
+const project = () => temps.copyOf(join(ROOT, 'examples', 'loop-controller'), 'loop-state.json', 'session');
 
 /** exit 2 with exactly one line on stderr, containing `text`, and nothing on stdout */
 const usageError = (r: Run, text: string) => {
@@ -77,7 +64,10 @@ describe('loopkit watch', () => {
     const versions = readdirSync(SESSION).sort();
     for (const [i, name] of versions.entries()) {
       writeFileSync(join(dir, 'loop-state.json'), readFileSync(join(SESSION, name)));
-      await p.out.next((l) => (JSON.parse(l) as { type: string; version?: number }).type === 'version' && JSON.parse(l).version === i + 1, `version ${i + 1}`);
+      await p.out.next(
+        (l) => (JSON.parse(l) as { type: string; version?: number }).type === 'version' && JSON.parse(l).version === i + 1,
+        `version ${i + 1}`,
+      );
     }
     expect(await p.exited).toBe(1);
     const events = p.out.all().map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -88,7 +78,9 @@ describe('loopkit watch', () => {
       severity: 'Error',
       code: 'trace-undeclared-transition',
       location: { path: 'loop-state.json', line: 7, column: 12, pointer: '/state' },
-      related: [{ message: 'declared: loop-implement → loop-test', location: { path: 'skills/controlling-loops/LOOP.md', line: 104, column: 1 } }],
+      related: [
+        { message: 'declared: loop-implement → loop-test', location: { path: 'skills/controlling-loops/LOOP.md', line: 104, column: 1 } },
+      ],
     });
     expect(events.filter((e) => e.type === 'version').map((e) => e.version)).toEqual(versions.map((_, i) => i + 1));
     expect(events.at(-1)).toEqual({ type: 'summary', errors: 1, warnings: 0, info: 0, versions: 18 });
@@ -107,7 +99,9 @@ describe('loopkit watch', () => {
     await p.out.next((l) => l === 'version 2: loop-init → loop-scaffold', 'the second version');
     p.child.kill('SIGINT');
     expect(await p.exited).toBe(0);
-    expect(p.out.all().at(-1)).toBe('PASS  0 errors, 0 warnings, 0 info  ·  2 versions of loop-state.json checked against controlling-loops');
+    expect(p.out.all().at(-1)).toBe(
+      'PASS  0 errors, 0 warnings, 0 info  ·  2 versions of loop-state.json checked against controlling-loops',
+    );
   });
 
   it('--replay checks a recorded session as one report, in every format of check', () => {
@@ -116,7 +110,9 @@ describe('loopkit watch', () => {
     expect(r.stdout).toContain(
       "examples/loop-controller/session/09-verify.json:7:12: error: The run moved from 'loop-implement' to 'loop-verify', which is not a declared transition  [trace-undeclared-transition]",
     );
-    expect(r.stdout).toMatch(/^FAIL {2}1 error, 0 warnings, 0 info {2}· {2}18 versions checked against the Loop State Schema of controlling-loops and the contract$/m);
+    expect(r.stdout).toMatch(
+      /^FAIL {2}1 error, 0 warnings, 0 info {2}· {2}18 versions checked against the Loop State Schema of controlling-loops and the contract$/m,
+    );
     const loop = run(['watch', '--replay', 'examples/loop/session', '--format', 'json']);
     expect(loop.status).toBe(1);
     const report = JSON.parse(loop.stdout) as { diagnostics: { code: string; message: string; location: { path: string } }[] };
@@ -136,12 +132,21 @@ describe('loopkit watch', () => {
     const dir = project();
     usageError(run(['watch', 'nowhere/loop-state.json'], { cwd: dir }), 'directory not found: nowhere');
     usageError(run(['watch', 'skills'], { cwd: dir }), 'skills is a directory: watch a state file');
-    usageError(run(['watch', 'loop-state.json', '--skill', 'controling-loops'], { cwd: dir }), "unknown skill 'controling-loops'; did you mean 'controlling-loops'?");
-    usageError(run(['watch', 'loop-state.json', '--format', 'sarif'], { cwd: dir }), 'watch prints its findings as they come: --format text, json or github');
+    usageError(
+      run(['watch', 'loop-state.json', '--skill', 'controling-loops'], { cwd: dir }),
+      "unknown skill 'controling-loops'; did you mean 'controlling-loops'?",
+    );
+    usageError(
+      run(['watch', 'loop-state.json', '--format', 'sarif'], { cwd: dir }),
+      'watch prints its findings as they come: --format text, json or github',
+    );
     usageError(run(['watch', 'loop-state.json', '--settle', 'soon'], { cwd: dir }), "--settle takes a number of milliseconds, not 'soon'");
     usageError(run(['watch', 'loop-state.json', '--record', 'skills'], { cwd: dir }), 'cannot write --record skills');
     usageError(run(['watch'], { cwd: dir }), 'name the state file to watch (or --replay <session>)');
-    usageError(run(['watch', 'loop-state.json', '--replay', 'samples'], { cwd: dir }), 'give a state file to watch, or --replay <session>, not both');
+    usageError(
+      run(['watch', 'loop-state.json', '--replay', 'samples'], { cwd: dir }),
+      'give a state file to watch, or --replay <session>, not both',
+    );
     usageError(run(['watch', '--replay', 'nowhere'], { cwd: dir }), 'session not found: nowhere');
     mkdirSync(join(dir, 'empty'));
     usageError(run(['watch', '--replay', 'empty'], { cwd: dir }), 'session empty is empty');
@@ -177,7 +182,10 @@ describe('loopkit trace --follow', () => {
     const bad = JSON.parse(await p.out.next((l) => l.includes('trace-malformed-step'), 'the broken line')) as Record<string, unknown>;
     expect(bad).toMatchObject({ type: 'diagnostic', line: 3, code: 'trace-malformed-step', location: { path: 'run.jsonl', line: 3 } });
     appendFileSync(log, '{"state": "loop-implement"}\n{"state": "loop-verify"}\n');
-    const skipped = JSON.parse(await p.out.next((l) => l.includes('trace-undeclared-transition'), 'the undeclared move')) as Record<string, unknown>;
+    const skipped = JSON.parse(await p.out.next((l) => l.includes('trace-undeclared-transition'), 'the undeclared move')) as Record<
+      string,
+      unknown
+    >;
     expect(skipped).toMatchObject({ line: 5, location: { line: 5, column: 11 } });
     appendFileSync(log, '{"state": "loop-failed"}\n{"state": "loop-retry"}\n{"state": "loop-implement"}\n{"state": "loop-test"}\n');
     appendFileSync(log, '{"state": "loop-verify"}\n{"state": "loop-validate"}\n{"state": "loop-document"}\n{"state": "loop-review"}\n');
@@ -190,7 +198,10 @@ describe('loopkit trace --follow', () => {
   it('bad input: exit 2', () => {
     const dir = project();
     usageError(run(['trace', 'run.jsonl', '--until-end'], { cwd: dir }), '--until-end is for --follow');
-    usageError(run(['trace', 'run.jsonl', '--follow', '--format', 'junit'], { cwd: dir }), 'trace --follow prints its findings as they come');
+    usageError(
+      run(['trace', 'run.jsonl', '--follow', '--format', 'junit'], { cwd: dir }),
+      'trace --follow prints its findings as they come',
+    );
     usageError(run(['trace', 'nowhere/run.jsonl', '--follow'], { cwd: dir }), 'directory not found: nowhere');
     usageError(run(['trace', 'run.jsonl', '--follow', '--skill', 'nobody'], { cwd: dir }), "unknown skill 'nobody'");
   });

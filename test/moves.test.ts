@@ -12,7 +12,19 @@ import { RunJudge, statesText, type Finding, type RunStep } from '../src/runtime
 let line = 0;
 function edge(from: string, to: string, skill = 'running-a', extra: Partial<Edge> = {}): Edge {
   line++;
-  return { from, to, arrow: '→', file: `skills/${skill}/LOOP.md`, line, column: 1, fromColumn: 12, toColumn: 20, section: 'State Transition Rule', skill, ...extra };
+  return {
+    from,
+    to,
+    arrow: '→',
+    file: `skills/${skill}/LOOP.md`,
+    line,
+    column: 1,
+    fromColumn: 12,
+    toColumn: 20,
+    section: 'State Transition Rule',
+    skill,
+    ...extra,
+  };
 }
 const halt = (reason: string, after: number | null) => ({ halt: { reason, after, line: line + 1, column: 1, reasonColumn: 6 } });
 const handoff = (skill: string, agent: string) => ({ handoff: { skill, agent, line: line + 1, column: 1, skillColumn: 9 } });
@@ -85,7 +97,9 @@ describe('judgeMove', () => {
 
   it('a handoff to a skill without a transition out of the new state is unhandled (the answer constraints-handoff-unhandled gives)', () => {
     const v = judgeMove(graph, 'ship-ready', 'ship-check', { handlers });
-    expect(v.kind === 'transition' && v.handoff).toEqual([{ kind: 'unhandled', skill: 'reviewing-b', handlers: ['shipping-c'], edge: dev[6] }]);
+    expect(v.kind === 'transition' && v.handoff).toEqual([
+      { kind: 'unhandled', skill: 'reviewing-b', handlers: ['shipping-c'], edge: dev[6] },
+    ]);
     // without what it needs to know (the skills, the config), it is not judged
     const unjudged = judgeMove(graph, 'ship-ready', 'ship-check');
     expect(unjudged.kind === 'transition' && unjudged.handoff).toEqual([]);
@@ -150,7 +164,9 @@ describe('the run judge', () => {
     expect(findings).toEqual([]);
     // out of done, to either: undeclared, and the message names the value and its states
     j.step(working);
-    expect(findings.map((f) => [f.messageId, f.data.from, f.data.to])).toEqual([['fromTerminal', "'done'", "'WORKING' (in-dev or in-review)"]]);
+    expect(findings.map((f) => [f.messageId, f.data.from, f.data.to])).toEqual([
+      ['fromTerminal', "'done'", "'WORKING' (in-dev or in-review)"],
+    ]);
   });
 
   it('iterations count only in a state the run is certainly in; a run that may still be running is not reported as still running', () => {
@@ -173,7 +189,9 @@ describe('the run judge', () => {
     j.step(one('done'));
     j.lose();
     j.step(one('in-dev'));
-    expect(findings.map((f) => [f.code, f.data.state, f.data.suggestion])).toEqual([['trace-unknown-state', 'in-reveiw', "; did you mean 'in-review'?"]]);
+    expect(findings.map((f) => [f.code, f.data.state, f.data.suggestion])).toEqual([
+      ['trace-unknown-state', 'in-reveiw', "; did you mean 'in-review'?"],
+    ]);
   });
 
   it('statesText: one state quoted; several as the value that stands for them, or as a list', () => {

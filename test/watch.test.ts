@@ -8,13 +8,13 @@
  * is missed or doubled. No test waits for a time: each waits on the watcher's events, with a
  * generous bound.
  */
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readdirSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { checkTrace } from '../src/commands/trace.js';
 import { watchContext } from '../src/commands/watch.js';
 import { startWatch, type Watch, type WatchEvent } from '../src/live/watch.js';
+import { Temps } from './helpers/cli.js';
 import { EventQueue } from './helpers/events.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -22,29 +22,24 @@ const SESSION = join(ROOT, 'examples', 'loop-controller', 'session');
 /** a settle time no loaded machine reaches between a partial write and its end */
 const NEVER_SETTLES = 10 * 60 * 1000;
 
-const temps: string[] = [];
+const temps = new Temps();
 const watches: Watch[] = [];
 afterEach(async () => {
   for (const w of watches.splice(0)) await w.close();
 });
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
+afterAll(() => temps.cleanup());
 
 /** A copy of examples/loop-controller without its state file. */
-function project(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'loopkit-watch-'));
-  temps.push(dir);
-  cpSync(join(ROOT, 'examples', 'loop-controller'), dir, { recursive: true });
-  rmSync(join(dir, 'loop-state.json'));
-  rmSync(join(dir, 'session'), { recursive: true });
-  return dir;
-}
+const project = () => temps.copyOf(join(ROOT, 'examples', 'loop-controller'), 'loop-state.json', 'session');
 
 async function watching(file: string, options: { settleMs?: number; record?: string } = {}) {
   const events = new EventQueue<WatchEvent>();
   const { ctx } = await watchContext(file, { project: dirname(file) });
-  const watch = await startWatch(ctx, { settleMs: options.settleMs ?? NEVER_SETTLES, onEvent: (e) => events.push(e), ...(options.record ? { record: options.record } : {}) });
+  const watch = await startWatch(ctx, {
+    settleMs: options.settleMs ?? NEVER_SETTLES,
+    onEvent: (e) => events.push(e),
+    ...(options.record ? { record: options.record } : {}),
+  });
   watches.push(watch);
   return { events, watch };
 }
@@ -57,8 +52,7 @@ describe('watch: an agent writes its state file', () => {
   it('in every way agents write files: each version seen once, every legal move passes, the illegal one reported once at its version', async () => {
     const dir = project();
     const file = join(dir, 'loop-state.json');
-    const record = join(dir, '..', `${dir.split('/').pop()}-run.jsonl`);
-    temps.push(record);
+    const record = join(temps.dir(), 'run.jsonl');
     const { events } = await watching(file, { record });
     await events.next((e) => e.type === 'waiting', 'waiting for the file to be created');
     const versions = readdirSync(SESSION).sort();
@@ -98,7 +92,9 @@ describe('watch: an agent writes its state file', () => {
       seen.push(e as Extract<WatchEvent, { type: 'version' }>);
     }
     expect(seen.map((e) => e.n)).toEqual(versions.map((_, i) => i + 1));
-    const problems = seen.flatMap((e) => e.diagnostics.map((d) => ({ version: e.n, code: d.code, line: d.line, column: d.column, message: d.message })));
+    const problems = seen.flatMap((e) =>
+      e.diagnostics.map((d) => ({ version: e.n, code: d.code, line: d.line, column: d.column, message: d.message })),
+    );
     expect(problems).toEqual([
       {
         version: 9,
@@ -150,7 +146,9 @@ describe('watch: an agent writes its state file', () => {
     writeFileSync(file, '{ "state": "SCAFFOLD", ');
     const broken = await events.next(versionEvent(2), 'the broken version');
     expect(broken.type).toBe('broken');
-    expect(broken.type === 'broken' && broken.diagnostics.map((d) => [d.code, d.messageId, d.line])).toEqual([['state-file-malformed', 'syntax', 1]]);
+    expect(broken.type === 'broken' && broken.diagnostics.map((d) => [d.code, d.messageId, d.line])).toEqual([
+      ['state-file-malformed', 'syntax', 1],
+    ]);
     // the next version: loop-init → loop-scaffold is declared (the broken version told no state)
     writeFileSync(file, readFileSync(join(SESSION, '02-scaffold.json'), 'utf8'));
     const next = await events.next(versionEvent(3), 'the repaired version');

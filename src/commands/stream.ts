@@ -51,7 +51,8 @@ export class StreamPrinter {
     else this.counts.info++;
     if (this.quiet && d.severity !== 'error') return;
     if (this.format === 'text') this.io.stdout(`${diagnosticLines(d, this.root, this.c, this.docs).join('\n')}\n`);
-    else if (this.format === 'json') this.io.stdout(`${JSON.stringify({ type: 'diagnostic', ...extra, ...jsonDiagnostic(d, this.root) })}\n`);
+    else if (this.format === 'json')
+      this.io.stdout(`${JSON.stringify({ type: 'diagnostic', ...extra, ...jsonDiagnostic(d, this.root) })}\n`);
     else this.io.stdout(`${githubAnnotation(d, this.root)}\n`);
   }
 

@@ -6,7 +6,7 @@
  * skill, or a broken config. With --follow, the log is followed as it grows (live/log-follower.ts)
  * and each problem printed the moment it is found.
  */
-import { dirname, relative } from 'node:path';
+import { dirname } from 'node:path';
 import type { Diagnostic } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
 import { loadModel } from '../engine/run.js';
@@ -67,7 +67,14 @@ export async function checkTrace(file: string, opts: Pick<TraceOptions, 'skill' 
   if (result.lines === 0) throw new UsageError(`trace ${file} is empty: a trace has one JSON step per line, {"state": "…"}`);
   if (skill && result.steps === 0 && result.diagnostics.length === 0)
     throw new UsageError(`trace ${file} has no step of skill '${skill.name}'`);
-  return runtimeReport(project, result.diagnostics, TRACE_CODES, result.steps, `${plural(result.steps, 'step')} checked against ${against}`, [path]);
+  return runtimeReport(
+    project,
+    result.diagnostics,
+    TRACE_CODES,
+    result.steps,
+    `${plural(result.steps, 'step')} checked against ${against}`,
+    [path],
+  );
 }
 
 /**
@@ -79,7 +86,8 @@ async function followTrace(file: string, opts: TraceOptions, io: CliIo): Promise
   if (!(STREAM_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`trace --follow prints its findings as they come: --format text, json or github (not ${format})`);
   }
-  if (opts.outputFile !== undefined) throw new UsageError('trace --follow prints its findings as they come, on stdout: --output-file is for a trace read once');
+  if (opts.outputFile !== undefined)
+    throw new UsageError('trace --follow prints its findings as they come, on stdout: --output-file is for a trace read once');
   if (isDirectory(file)) throw new UsageError(`trace is not a file: ${file}`);
   if (!isDirectory(dirname(file))) throw new UsageError(`directory not found: ${dirname(file)}`);
   const root = opts.project ?? projectFor(file, undefined, process.cwd());
@@ -96,7 +104,7 @@ async function followTrace(file: string, opts: TraceOptions, io: CliIo): Promise
     quiet: opts.quiet === true,
     docs: opts.docs === true,
   });
-  const shown = relative(process.cwd(), file) || file;
+  const shown = file;
   const { stopped, stop } = untilStopped();
   const { LogFollower } = await import('../live/log-follower.js');
   const read = feed(checker);
@@ -124,7 +132,10 @@ async function followTrace(file: string, opts: TraceOptions, io: CliIo): Promise
   await stopped;
   await follower.close();
   const result = checker.finish();
-  return printer.summary(`${plural(result.steps, 'step')} of ${shown} checked against ${against}`, { steps: result.steps, lines: result.lines });
+  return printer.summary(`${plural(result.steps, 'step')} of ${shown} checked against ${against}`, {
+    steps: result.steps,
+    lines: result.lines,
+  });
 }
 
 export function runTrace(file: string, opts: TraceOptions, io: CliIo): Promise<number> {

@@ -11,7 +11,7 @@
  * Exit 2 for input that cannot be watched: a missing directory, an unknown skill, a skill without a
  * schema table, a broken config, a --record file that cannot be written.
  */
-import { dirname, relative } from 'node:path';
+import { dirname } from 'node:path';
 import { UsageError } from '../engine/errors.js';
 import { statesText } from '../runtime/run-judge.js';
 import { STATE_FILE_CODES, TRACE_CODES } from '../runtime/codes.js';
@@ -131,7 +131,7 @@ export async function runWatch(file: string | undefined, opts: WatchCliOptions, 
     docs: opts.docs === true,
   });
   for (const d of result.diagnostics.filter((x) => x.skill === skill.name)) printer.diagnostic(d);
-  const shown = relative(process.cwd(), file) || file;
+  const shown = file;
   const note = (s: string) => {
     if (!opts.quiet) io.stderr(`loopkit: ${s}\n`);
   };

@@ -28,7 +28,12 @@ export function diagnosticLines(d: Diagnostic, root: string, c: ChalkInstance, d
 }
 
 /** The summary line: PASS or FAIL, the counts, and what was checked. */
-export function summaryLine(c: ChalkInstance, counts: { errors: number; warnings: number; info: number }, counted: string, notes = ''): string {
+export function summaryLine(
+  c: ChalkInstance,
+  counts: { errors: number; warnings: number; info: number },
+  counted: string,
+  notes = '',
+): string {
   const status = counts.errors > 0 ? c.bold.red('FAIL') : c.bold.green('PASS');
   const line = [
     counts.errors > 0 ? c.red(plural(counts.errors, 'error')) : plural(counts.errors, 'error'),

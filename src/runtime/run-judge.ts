@@ -244,7 +244,9 @@ export class RunJudge {
       describe: () => ({
         messageId: 'exceeded',
         data: { state, count, max: halt.after!, reason: halt.reason, target: bound.to },
-        related: [{ message: `halt ${halt.reason} after ${halt.after} iterations`, file: bound.file, line: halt.line, column: halt.column }],
+        related: [
+          { message: `halt ${halt.reason} after ${halt.after} iterations`, file: bound.file, line: halt.line, column: halt.column },
+        ],
       }),
     });
     return true;
@@ -261,7 +263,10 @@ export class RunJudge {
       field: 'state',
       describe: () => ({
         messageId: 'running',
-        data: { state: statesText(last, last.length > 1 ? this.currentLabel : undefined), next: [...new Set(legal.flatMap(moveNames))].join(', ') },
+        data: {
+          state: statesText(last, last.length > 1 ? this.currentLabel : undefined),
+          next: [...new Set(legal.flatMap(moveNames))].join(', '),
+        },
         related: [],
       }),
     });

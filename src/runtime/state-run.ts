@@ -151,7 +151,14 @@ export class StateRun {
     const { skill, schema } = this.ctx;
     const checked = checkStateFile({ skill, schema, file: input.file, format: input.format, parsed: input.parsed });
     const read = this.field && 'root' in input.parsed ? versionStep(schema, this.field, input.parsed.root) : null;
-    if (!read) return { diagnostics: checked.diagnostics, step: null, outcome: { taken: [], possible: [] }, checked: checked.checked, states: this.states };
+    if (!read)
+      return {
+        diagnostics: checked.diagnostics,
+        step: null,
+        outcome: { taken: [], possible: [] },
+        checked: checked.checked,
+        states: this.states,
+      };
     this.pending = [];
     this.at = { file: input.file, places: read.places, key: this.field!.path };
     const outcome = this.judge.step(read.step);

@@ -131,7 +131,14 @@ export class TraceChecker {
       const { messageId, data, related } = f.describe();
       const before =
         f.code === 'trace-undeclared-transition' && was
-          ? [{ message: `the run was in ${data.from}`, file: this.ctx.file, line: was.line, column: fieldAt(was.line, was.text, 'state').column }]
+          ? [
+              {
+                message: `the run was in ${data.from}`,
+                file: this.ctx.file,
+                line: was.line,
+                column: fieldAt(was.line, was.text, 'state').column,
+              },
+            ]
           : [];
       return { messageId, data, ...fieldAt(step.line, step.text, f.field), related: [...before, ...related] };
     });

@@ -171,6 +171,17 @@ describe('loopkit watch', () => {
   });
 });
 
+describe('loopkit explain of the runtime codes the live commands report', () => {
+  it('shows their pages too', () => {
+    const r = run(['explain', 'trace-handoff-unhandled', '--no-color']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^trace-handoff-unhandled\n/);
+    const typo = run(['explain', 'trace-handof-unhandled']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toBe("loopkit: error: unknown rule 'trace-handof-unhandled'; did you mean 'trace-handoff-unhandled'?\n");
+  });
+});
+
 describe('loopkit trace --follow', () => {
   it('prints each problem as its line is written (JSON Lines), a line that is not JSON located; --until-end stops at the end of the run', async () => {
     const dir = project();

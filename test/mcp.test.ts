@@ -208,6 +208,34 @@ describe('loopkit mcp through the SDK client', () => {
   });
 });
 
+describe('loopkit mcp on examples/loop (a state file coarser than its contract)', () => {
+  it('step stops the agent from declaring victory before it verified; a value that stands for several states is named as an error', async () => {
+    const client = new Client({ name: 'loopkit-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', '--project', join(ROOT, 'examples', 'loop')],
+        env: cleanEnv(),
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const step = (await client.callTool({ name: 'step', arguments: { from: 'loop-iterating', to: 'done' } })) as CallToolResult;
+      expect(step.structuredContent).toMatchObject({ allowed: false, verdict: 'undeclared' });
+      expect((step.content[0] as { text: string }).text).toBe(
+        "Not allowed: loop-iterating → done is not a declared transition. From 'loop-iterating' the contract allows: loop-iterating → loop-verifying, loop-iterating → halted-budget.",
+      );
+      const next = (await client.callTool({ name: 'next', arguments: { state: 'in_progress' } })) as CallToolResult;
+      expect(next.isError).toBe(true);
+      expect((next.content[0] as { text: string }).text).toBe(
+        "'in_progress' stands for several states in the state file of iterating-autonomously (loop-scoring, loop-iterating, loop-verifying): name one of them as the state",
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('loopkit mcp on a project that cannot be read', () => {
   it('a broken .loopkit.yaml is each tool’s error, with its place; a missing project directory is exit 2', async () => {
     const dir = project();

@@ -157,7 +157,7 @@ function handoffProblems(edges: readonly Edge[], to: string, options: JudgeOptio
     problems.push({ kind: 'mismatch', field, want: first.handoff![field], got: named, edge: first });
   }
   const h = options.handlers;
-  if (h && !edges.some((e) => handles(h, e.handoff!.skill, to))) {
+  if (h && !edges.some((e) => handlesState(h, e.handoff!.skill, to))) {
     const leaving = h.graph.out.get(to) ?? [];
     problems.push({ kind: 'unhandled', skill: first.handoff!.skill, handlers: [...new Set(leaving.map((e) => e.skill))], edge: first });
   }
@@ -165,11 +165,12 @@ function handoffProblems(edges: readonly Edge[], to: string, options: JudgeOptio
 }
 
 /**
- * Does `skill` handle `state` (as constraints-handoff-unhandled says of the contract): it has a
- * transition out of it, or the state is terminal, has no transition out at all (a dead end is
- * another check's), or the skill is not one of the project.
+ * Does `skill` handle `state` when a handoff gives it the state — the answer of `check`
+ * (constraints-handoff-unhandled) and of a run's move alike: it has a transition out of it, or the
+ * state is terminal, has no transition out at all (a dead end is another check's), or the skill is
+ * not one of the project (another check's too).
  */
-function handles(h: NonNullable<JudgeOptions['handlers']>, skill: string, state: string): boolean {
+export function handlesState(h: NonNullable<JudgeOptions['handlers']>, skill: string, state: string): boolean {
   if (!h.skills.has(skill) || terminalKind(state, h.config, h.graph) !== null) return true;
   const leaving = h.graph.out.get(state) ?? [];
   return leaving.length === 0 || leaving.some((e) => e.skill === skill);

@@ -325,6 +325,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .argument('<log>', 'the trace, one JSON step per line')
     .option('-s, --skill <name>', "check only this skill's steps, against its own transitions")
     .option('-p, --project <dir>', 'the project (default: for a log under ., the nearest directory above it with a .loopkit.yaml; else .)')
+    .option('--follow', 'follow the log as it grows (as tail -F): print each problem as its line is written, until Ctrl-C')
+    .option('--until-end', 'with --follow: stop when the run reaches a terminal or halted state')
     .exitOverride()
     .action(async (file: string, opts: TraceOptions) => {
       exitCode = await runTrace(file, opts, io);

@@ -1,17 +1,19 @@
 /**
  * One data-driven harness for every runtime code (src/runtime/codes.ts), like the rule harness:
  * each fixtures/runtime/<code>/<valid|invalid>/<case>/ holds a state file (`state.json`,
- * `state.yaml`) or a trace (`trace.jsonl`), checked in fixtures/runtime/project against the skill
- * its `options.yaml` names (default running-a; a trace: every skill unless it names one). A valid
- * case must produce no diagnostic at all; an invalid case exactly the diagnostics of its code that
- * its expected.yaml lists (line, column, and pointer/message/messageId when given), in order.
+ * `state.yaml`), a trace (`trace.jsonl`) or a recorded session (`session/`, the versions of a state
+ * file, replayed as `watch --replay` replays them), checked in fixtures/runtime/project against the
+ * skill its `options.yaml` names (default running-a; a trace: every skill unless it names one). A
+ * valid case must produce no diagnostic at all; an invalid case exactly the diagnostics of its code
+ * that its expected.yaml lists (line, column, and file/pointer/message/messageId when given), in order.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { checkState } from '../src/commands/state.js';
 import { checkTrace } from '../src/commands/trace.js';
+import { checkSession } from '../src/commands/watch.js';
 import { runtimeCodes } from '../src/runtime/codes.js';
 import type { Report } from '../src/reporters/types.js';
 import { listCases, RUNTIME_FIXTURES, RUNTIME_PROJECT } from './helpers/fixtures.js';
@@ -20,8 +22,9 @@ async function runCase(dir: string): Promise<Report> {
   const options = existsSync(join(dir, 'options.yaml'))
     ? (parse(readFileSync(join(dir, 'options.yaml'), 'utf8')) as { skill?: string })
     : {};
-  const file = readdirSync(dir).find((f) => /^(state\.(json|ya?ml)|trace\.jsonl)$/u.test(f));
-  if (!file) throw new Error(`${dir}: no state.json, state.yaml or trace.jsonl`);
+  const file = readdirSync(dir).find((f) => /^(state\.(json|ya?ml)|trace\.jsonl|session)$/u.test(f));
+  if (!file) throw new Error(`${dir}: no state.json, state.yaml, trace.jsonl or session/`);
+  if (file === 'session') return checkSession(join(dir, file), { project: RUNTIME_PROJECT, skill: options.skill ?? 'running-a' });
   if (file === 'trace.jsonl') return checkTrace(join(dir, file), { project: RUNTIME_PROJECT, ...options });
   return checkState(join(dir, file), { project: RUNTIME_PROJECT, skill: options.skill ?? 'running-a' });
 }
@@ -43,6 +46,7 @@ for (const meta of runtimeCodes) {
         const got = report.diagnostics
           .filter((d) => d.code === meta.code)
           .map((d) => ({
+            file: basename(d.file),
             line: d.line,
             column: d.column,
             pointer: d.pointer,
@@ -54,6 +58,7 @@ for (const meta of runtimeCodes) {
         const want = c.expected.map((e, i) => {
           const g = got[i];
           return {
+            file: e.file ?? g?.file,
             line: e.line,
             column: e.column,
             pointer: e.pointer ?? g?.pointer,

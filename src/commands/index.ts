@@ -1,9 +1,12 @@
 /**
- * The commands beyond check and graph: `rules`, `explain`, `init`. Each is wired here and loads its
- * implementation only when it runs, so none of them costs start-up time of the others.
+ * The commands beyond check and graph: `rules`, `explain`, `init`, and the live ones — `watch`,
+ * `coverage`, `mcp`. Each is wired here and loads its implementation only when it runs, so none of
+ * them costs start-up time of the others.
  */
-import { type Command } from 'commander';
-import { colorEnabled, type CliIo } from './output.js';
+import { Option, type Command } from 'commander';
+import type { CoverageOptions } from './coverage.js';
+import { addOutputOptions, colorEnabled, type CliIo } from './output.js';
+import type { WatchCliOptions } from './watch.js';
 
 export function registerCommands(program: Command, io: CliIo, exit: (code: number) => void): Command[] {
   const rules = program
@@ -36,5 +39,51 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
       const { runInit } = await import('./init.js');
       exit(await runInit(dir, opts, io));
     });
-  return [rules, explain, init];
+  const watch = addOutputOptions(program.command('watch'))
+    .description("follow an agent's state file as it rewrites it: each version against the schema, each move against the contract")
+    .argument('[state-file]', 'the state file (JSON or YAML); it may not exist yet')
+    .option('-s, --skill <name>', 'the skill whose schema the file follows (default: the only skill with a schema table)')
+    .option('-p, --project <dir>', 'the project (default: for a file under ., the nearest directory above it with a .loopkit.yaml; else .)')
+    .option(
+      '--record <file>',
+      'write every version as a step of a trace (JSON Lines) to this file, to replay with trace or measure with coverage',
+    )
+    .option('--until-end', 'stop when the run reaches a terminal or halted state (default: run until Ctrl-C)')
+    .option('--settle <ms>', 'how long a file that does not parse must stay unchanged before it is reported', '2000')
+    .option('--replay <session>', 'check a recorded session (a directory of the versions of a state file) instead, as one report')
+    .action(async (file: string | undefined, opts: WatchCliOptions) => {
+      const { runWatch } = await import('./watch.js');
+      exit(await runWatch(file, opts, io));
+    });
+  const coverage = program
+    .command('coverage')
+    .description('contract coverage of recorded runs: which transitions, handoffs and halt bounds they exercised')
+    .argument('<runs...>', 'traces (JSON Lines, as trace reads them) or recorded sessions (directories of state-file versions)')
+    .addOption(
+      new Option('-f, --format <format>', 'text, json, or the graph picture (svg, html) with exercised transitions marked').choices([
+        'text',
+        'json',
+        'svg',
+        'html',
+      ]),
+    )
+    .option('--json', 'same as --format json')
+    .option('--min <percent>', 'exit 1 when transitions, handoffs or halt bounds are covered less than this')
+    .option('-s, --skill <name>', "the skill whose schema the sessions' state files follow (default: the only skill with a schema table)")
+    .option('-p, --project <dir>', 'the project (default: the nearest directory above the runs with a .loopkit.yaml; else .)')
+    .option('-o, --output-file <path>', 'write the report to this file instead of stdout')
+    .option('-q, --quiet', 'no notes on stderr about lines that could not be read')
+    .action(async (runs: string[], opts: CoverageOptions) => {
+      const { runCoverage } = await import('./coverage.js');
+      exit(await runCoverage(runs, opts, io));
+    });
+  const mcp = program
+    .command('mcp')
+    .description('serve the contracts to an agent over the Model Context Protocol (stdio): check, next, step, state, trace, explain')
+    .option('-p, --project <dir>', 'the project directory', '.')
+    .action(async (opts: { project?: string }) => {
+      const { runMcp } = await import('./mcp.js');
+      exit(await runMcp(opts, io));
+    });
+  return [rules, explain, init, watch, coverage, mcp];
 }

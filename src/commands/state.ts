@@ -6,8 +6,8 @@
 import { extname } from 'node:path';
 import { UsageError } from '../engine/errors.js';
 import { lint, type LintResult } from '../engine/run.js';
-import { compileSchema, skillStates } from '../model/schema.js';
-import type { Skill } from '../model/types.js';
+import { compileSchema, skillStates, type CompiledSchema } from '../model/schema.js';
+import type { Project, Skill } from '../model/types.js';
 import { parseJson, type DataResult } from '../parse/data.js';
 import { readText } from '../parse/fs.js';
 import type { Report } from '../reporters/types.js';
@@ -38,16 +38,59 @@ export async function parseStateText(text: string, format: 'JSON' | 'YAML'): Pro
   return parseYaml(text);
 }
 
-/** The skill whose schema the file is checked against: --skill, or the only skill that has a schema table. */
-function chooseSkill(result: LintResult, name: string | undefined): Skill {
-  const withSchema = result.project.skills.filter((s) => s.loop?.stateSchema);
-  if (name !== undefined) return namedSkill(result.project, name, withSchema);
-  if (withSchema.length === 1) return withSchema[0]!;
-  throw new UsageError(
-    withSchema.length === 0
-      ? 'no skill of the project has a Loop State Schema table'
-      : `name the skill with --skill (skills with a Loop State Schema table: ${withSchema.map((s) => s.name).join(', ')})`,
-  );
+/** The skill whose schema a state file follows: --skill, or the only skill that has a schema table; with its compiled schema. */
+export function skillSchema(project: Project, name: string | undefined): { skill: Skill; schema: CompiledSchema } {
+  const withSchema = project.skills.filter((s) => s.loop?.stateSchema);
+  let skill: Skill;
+  if (name !== undefined) skill = namedSkill(project, name, withSchema);
+  else if (withSchema.length === 1) skill = withSchema[0]!;
+  else {
+    throw new UsageError(
+      withSchema.length === 0
+        ? 'no skill of the project has a Loop State Schema table'
+        : `name the skill with --skill (skills with a Loop State Schema table: ${withSchema.map((s) => s.name).join(', ')})`,
+    );
+  }
+  const facts = skill.loop?.stateSchema;
+  if (!facts) {
+    const where = skill.loop ? `${skill.loop.file.path} has no` : 'it has no LOOP.md, so no';
+    throw new UsageError(
+      `skill '${skill.name}' cannot check a state file: ${where} Loop State Schema table (| field | type | description |)`,
+    );
+  }
+  return { skill, schema: compileSchema(facts, skillStates(skill)) };
+}
+
+/** The project's model for the state-file commands: the schema tables checked by their static rule. */
+export function loadStateProject(root: string): Promise<LintResult> {
+  return lint({ root, only: [SCHEMA_RULE] });
+}
+
+/**
+ * A state file's text against a skill's schema, in a project already read: the report (with the
+ * problems the static rule found in that skill's schema table). `path` is project-relative.
+ */
+export async function stateReport(
+  result: Pick<LintResult, 'project' | 'diagnostics' | 'rules'>,
+  skill: Skill,
+  schema: CompiledSchema,
+  path: string,
+  text: string,
+): Promise<Report> {
+  const format = stateFormat(path, text);
+  const checked = checkStateFile({ skill, schema, file: path, format, parsed: await parseStateText(text, format) });
+  const own = result.diagnostics.filter((d) => d.skill === skill.name && d.code === SCHEMA_RULE);
+  const diagnostics = [...own, ...checked.diagnostics];
+  const counted = `${checked.checked} value${checked.checked === 1 ? '' : 's'} checked against the Loop State Schema of ${skill.name}`;
+  const rules = [...result.rules.filter((r) => r.code === SCHEMA_RULE), ...STATE_FILE_CODES];
+  return runtimeReport(result.project, diagnostics, rules, checked.checked, counted, [path]);
+}
+
+/** Read a state file the user named, or a UsageError. */
+export function readStateFile(file: string): string {
+  const read = readText(file);
+  if ('error' in read) throw new UsageError(`cannot read state file ${file}: ${read.error}`);
+  return read.text;
 }
 
 /**
@@ -57,24 +100,9 @@ function chooseSkill(result: LintResult, name: string | undefined): Skill {
 export async function checkState(file: string, opts: Pick<StateOptions, 'skill' | 'project'> = {}): Promise<Report> {
   requireFile(file, 'state file');
   const root = projectFor(file, opts.project, process.cwd());
-  const result = await lint({ root, only: [SCHEMA_RULE] });
-  const skill = chooseSkill(result, opts.skill);
-  const facts = skill.loop?.stateSchema;
-  if (!facts) {
-    const where = skill.loop ? `${skill.loop.file.path} has no` : 'it has no LOOP.md, so no';
-    throw new UsageError(
-      `skill '${skill.name}' cannot check a state file: ${where} Loop State Schema table (| field | type | description |)`,
-    );
-  }
-  const read = readText(file);
-  if ('error' in read) throw new UsageError(`cannot read state file ${file}: ${read.error}`);
-  const format = stateFormat(file, read.text);
-  const schema = compileSchema(facts, skillStates(skill));
-  const path = projectPath(result.project, file);
-  const checked = checkStateFile({ skill, schema, file: path, format, parsed: await parseStateText(read.text, format) });
-  const diagnostics = [...result.diagnostics.filter((d) => d.skill === skill.name), ...checked.diagnostics];
-  const counted = `${checked.checked} value${checked.checked === 1 ? '' : 's'} checked against the Loop State Schema of ${skill.name}`;
-  return runtimeReport(result.project, diagnostics, [...result.rules, ...STATE_FILE_CODES], checked.checked, counted, [path]);
+  const result = await loadStateProject(root);
+  const { skill, schema } = skillSchema(result.project, opts.skill);
+  return stateReport(result, skill, schema, projectPath(result.project, file), readStateFile(file));
 }
 
 export function runState(file: string, opts: StateOptions, io: CliIo): Promise<number> {

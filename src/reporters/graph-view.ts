@@ -39,6 +39,17 @@ export interface EdgeView {
   /** problems located on the transition's lines (transition, trigger, handoff, halt) */
   problems: Diagnostic[];
   worst: Severity | null;
+  /** `loopkit coverage`: whether recorded runs took the transition, and how often */
+  coverage?: EdgeMark;
+}
+
+/** How `loopkit coverage` marks a transition: taken by a run, maybe taken, never taken. */
+export interface EdgeMark {
+  mark: 'exercised' | 'possible' | 'never';
+  /** times runs certainly took it */
+  times: number;
+  /** a halt bound: the most iterations a run spent in its state */
+  peak?: number;
 }
 
 export interface GraphView {
@@ -55,6 +66,8 @@ export interface ViewInput {
   diagnostics?: readonly Diagnostic[];
   /** limit the view to this skill and its neighbours */
   skill?: string;
+  /** `loopkit coverage`: the mark of each transition */
+  coverage?: ReadonlyMap<Edge, EdgeMark>;
 }
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -104,13 +117,16 @@ export function graphView(input: ViewInput): GraphView {
     if (!shown.has(e)) continue;
     const lines = [e.line, e.trigger?.line, e.handoff?.line, e.halt?.line].filter((l): l is number => l !== undefined);
     const problems = [...new Set(lines)].flatMap((l) => byLine.get(`${e.file}:${l}`) ?? []).filter((d) => d.states === undefined);
-    edges.push({
+    const view: EdgeView = {
       edge: e,
       id: `e${edgeIndex.get(e)}`,
       neighbour: skill !== undefined && e.skill !== skill,
       problems,
       worst: worstOf(problems),
-    });
+    };
+    const mark = input.coverage?.get(e);
+    if (mark) view.coverage = mark;
+    edges.push(view);
   }
   const inView = new Set(edges.flatMap((v) => [v.edge.from, v.edge.to]));
   const states: StateView[] = [];

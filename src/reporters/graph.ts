@@ -57,6 +57,16 @@ export const COLORS = {
   halt: '#ef6c00',
   edge: '#607d8b',
   faint: '#90a4ae',
+  exercised: '#2e7d32',
+  possible: '#f9a825',
+  never: '#c62828',
+} as const;
+
+/** `loopkit coverage`: the class (in the SVG), colour, line style and label of each mark of a transition. */
+const COVERAGE_STYLE = {
+  exercised: { class: 'covered', color: COLORS.exercised, style: 'solid', legend: 'exercised' },
+  possible: { class: 'possibly-covered', color: COLORS.possible, style: 'dotted', legend: 'possibly exercised' },
+  never: { class: 'not-covered', color: COLORS.never, style: 'dashed', legend: 'never exercised' },
 } as const;
 
 /** The fill of a state: halted, terminal, enforced with an agent, entry, or plain. */
@@ -155,6 +165,11 @@ function edgeTooltip(v: EdgeView): string {
   if (e.trigger) lines.push(`trigger ${e.trigger.text}`);
   if (e.handoff) lines.push(`handoff ${e.handoff.skill} to ${e.handoff.agent}`);
   if (e.halt) lines.push(`halt ${e.halt.reason}${e.halt.after === null ? '' : ` after ${e.halt.after} iterations`}`);
+  const c = v.coverage;
+  if (c) {
+    lines.push(c.mark === 'exercised' ? `exercised ${c.times} time${c.times === 1 ? '' : 's'}` : COVERAGE_STYLE[c.mark].legend);
+    if (c.peak !== undefined && e.halt?.after != null) lines.push(`at most ${c.peak} of ${e.halt.after} iterations spent in ${e.from}`);
+  }
   for (const d of v.problems) lines.push(`${d.severity}: ${d.message} [${d.code}]`);
   return lines.join('\n');
 }
@@ -180,6 +195,22 @@ function edgeAttrs(v: EdgeView): string[] {
   const e = v.edge;
   const lines = [wrap(label(e, '...')), handoffOf(e) ? `handoff ${handoffOf(e)}` : ''].filter(Boolean);
   const attrs = [`id=${dotString(v.id)}`];
+  const c = v.coverage;
+  if (c) {
+    // coverage draws exercised and never-exercised transitions apart: colour, line and class say which
+    const style = COVERAGE_STYLE[c.mark];
+    if (c.mark === 'exercised') lines.push(`×${c.times}`);
+    if (lines.length > 0) attrs.push(`label=${dotString(lines.join('\n'))}`);
+    attrs.push(
+      `class=${dotString(style.class)}`,
+      `color=${dotString(style.color)}`,
+      `style=${style.style}`,
+      `penwidth=${c.mark === 'never' ? 1.5 : 2.5}`,
+    );
+    if (v.neighbour) attrs.push(`fontcolor=${dotString(COLORS.faint)}`);
+    attrs.push(`tooltip=${dotString(edgeTooltip(v))}`);
+    return attrs;
+  }
   if (lines.length > 0) attrs.push(`label=${dotString(lines.join('\n'))}`);
   if (v.worst === 'error' || v.worst === 'warning') attrs.push(`color=${dotString(COLORS[v.worst])}`, 'penwidth=2');
   else if (e.halt) attrs.push(`color=${dotString(COLORS.halt)}`);
@@ -189,8 +220,8 @@ function edgeAttrs(v: EdgeView): string[] {
   return attrs;
 }
 
-/** The legend: one row of swatches, as a Graphviz HTML-like label. */
-function legendNode(): string {
+/** The legend: one row of swatches, as a Graphviz HTML-like label (with `coverage`, the marks of the transitions too). */
+function legendNode(coverage: boolean): string {
   const cell = (fill: string, text: string, border: string = COLORS.stroke) =>
     `<TD BGCOLOR="${fill}" COLOR="${border}" BORDER="${border === COLORS.stroke ? 1 : 2}" STYLE="rounded">${text}</TD>`;
   const cells = [
@@ -201,6 +232,12 @@ function legendNode(): string {
     cell(COLORS.halted, 'halted'),
     cell(COLORS.state, 'error', COLORS.error),
     cell(COLORS.state, 'warning', COLORS.warning),
+    ...(coverage
+      ? Object.values(COVERAGE_STYLE).map(
+          (m) =>
+            `<TD><FONT COLOR="${m.color}">${m.style === 'solid' ? '───' : m.style === 'dotted' ? '···' : '- - -'} ${m.legend}</FONT></TD>`,
+        )
+      : []),
   ].join('');
   return `  ${LEGEND} [shape=plaintext, fontsize=9, tooltip="legend", label=<<TABLE BORDER="0" CELLSPACING="6" CELLPADDING="5"><TR>${cells}</TR></TABLE>>];`;
 }
@@ -213,7 +250,7 @@ export function dotGraph(view: GraphView, options: DotOptions = {}): string {
     `  node [shape=box, style="rounded,filled", fillcolor="${COLORS.state}", color="${COLORS.stroke}", fontname="Helvetica", fontsize=11];`,
     `  edge [color="${COLORS.edge}", fontname="Helvetica", fontsize=9, fontcolor="#37474f"];`,
   ];
-  if (options.legend) out.push(legendNode());
+  if (options.legend) out.push(legendNode(view.edges.some((v) => v.coverage !== undefined)));
   const entries = view.states.filter((s) => s.entry);
   if (entries.length > 0) {
     out.push(

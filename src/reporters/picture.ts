@@ -44,6 +44,8 @@ export interface PageInfo {
   displayPath: (file: string) => string;
   /** loopkit's version */
   version: string;
+  /** the page's title and the line under it, instead of the graph's (`loopkit coverage`) */
+  heading?: { title: string; note: string };
 }
 
 const CSS = `
@@ -166,8 +168,10 @@ export async function htmlPicture(view: GraphView, info: PageInfo): Promise<stri
     })),
   };
   const problems = view.states.flatMap((s) => s.problems.map((d) => ({ state: s.name, d })));
-  const title = `loopkit graph: ${info.project}${view.skill !== undefined ? ` (skill ${view.skill})` : ''}`;
-  const counts = `${view.states.length} states, ${view.edges.length} transitions, ${problems.length} problem${problems.length === 1 ? '' : 's'} on states`;
+  const title = info.heading?.title ?? `loopkit graph: ${info.project}${view.skill !== undefined ? ` (skill ${view.skill})` : ''}`;
+  const counts =
+    info.heading?.note ??
+    `${view.states.length} states, ${view.edges.length} transitions, ${problems.length} problem${problems.length === 1 ? '' : 's'} on states`;
   const list =
     problems.length === 0
       ? '<p class="muted">No problems on any state.</p>'

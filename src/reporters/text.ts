@@ -3,7 +3,7 @@
  * starting with `file:line:col`, then severity, message and code; the hint and any related places
  * under it; then a one-line summary.
  */
-import { Chalk } from 'chalk';
+import { Chalk, type ChalkInstance } from 'chalk';
 import type { Diagnostic } from '../engine/diagnostic.js';
 import { ruleDocsPath } from './docs.js';
 import { displayPath } from './paths.js';
@@ -17,35 +17,49 @@ export function location(root: string, d: { file: string; line: number | null; c
   return `${p}:${d.line}:${d.column ?? 1}`;
 }
 
+/** The lines of one problem: `file:line:col: severity: message  [code]`, then its hint, related places and (with `docs`) its page. */
+export function diagnosticLines(d: Diagnostic, root: string, c: ChalkInstance, docs: boolean): string[] {
+  const sev = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.blue('info');
+  const out = [`${location(root, d)}: ${sev}: ${d.message.replace(/\n/g, '\n    ')}  ${c.dim(`[${d.code}]`)}`];
+  if (d.help) out.push(c.dim(`    hint: ${d.help.replace(/\n/g, '\n          ')}`));
+  for (const r of d.related ?? []) out.push(c.dim(`    at ${location(root, r)}: ${r.message}`));
+  if (docs && d.code !== 'internal-error') out.push(c.dim(`    docs: ${ruleDocsPath(d.code)} · loopkit explain ${d.code}`));
+  return out;
+}
+
+/** The summary line: PASS or FAIL, the counts, and what was checked. */
+export function summaryLine(
+  c: ChalkInstance,
+  counts: { errors: number; warnings: number; info: number },
+  counted: string,
+  notes = '',
+): string {
+  const status = counts.errors > 0 ? c.bold.red('FAIL') : c.bold.green('PASS');
+  const line = [
+    counts.errors > 0 ? c.red(plural(counts.errors, 'error')) : plural(counts.errors, 'error'),
+    counts.warnings > 0 ? c.yellow(plural(counts.warnings, 'warning')) : plural(counts.warnings, 'warning'),
+    counts.info > 0 ? c.blue(`${counts.info} info`) : `${counts.info} info`,
+  ].join(', ');
+  return `${status}  ${line}${notes}  ${c.dim('·')}  ${counted}`;
+}
+
 export function textReport(result: Report, options: ReportOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const root = result.project.displayRoot;
   const out: string[] = [];
   let current: string | null = null;
-  const sev = (d: Diagnostic) =>
-    d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.blue('info');
   for (const d of result.diagnostics) {
     if (d.file !== current) {
       if (current !== null) out.push('');
       current = d.file;
       out.push(c.underline(displayPath(root, d.file)));
     }
-    const message = d.message.replace(/\n/g, '\n    ');
-    out.push(`${location(root, d)}: ${sev(d)}: ${message}  ${c.dim(`[${d.code}]`)}`);
-    if (d.help) out.push(c.dim(`    hint: ${d.help.replace(/\n/g, '\n          ')}`));
-    for (const r of d.related ?? []) out.push(c.dim(`    at ${location(root, r)}: ${r.message}`));
-    if (options.docs && d.code !== 'internal-error') out.push(c.dim(`    docs: ${ruleDocsPath(d.code)} · loopkit explain ${d.code}`));
+    out.push(...diagnosticLines(d, root, c, options.docs === true));
   }
   if (out.length > 0) out.push('');
-  const status = result.errors > 0 ? c.bold.red('FAIL') : c.bold.green('PASS');
-  const counts = [
-    result.errors > 0 ? c.red(plural(result.errors, 'error')) : plural(result.errors, 'error'),
-    result.warnings > 0 ? c.yellow(plural(result.warnings, 'warning')) : plural(result.warnings, 'warning'),
-    result.info > 0 ? c.blue(`${result.info} info`) : `${result.info} info`,
-  ].join(', ');
   const notes = [result.suppressed > 0 ? `${result.suppressed} suppressed` : '', result.baselined ? `${result.baselined} in baseline` : ''];
   const suppressed = notes.some(Boolean) ? c.dim(` (${notes.filter(Boolean).join(', ')})`) : '';
   const counted = result.counted ?? `${plural(result.project.skills.length, 'skill')}, ${plural(result.verifications, 'verification')}`;
-  out.push(`${status}  ${counts}${suppressed}  ${c.dim('·')}  ${counted}`);
+  out.push(summaryLine(c, result, counted, suppressed));
   return `${out.join('\n')}\n`;
 }

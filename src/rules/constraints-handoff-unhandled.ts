@@ -1,6 +1,7 @@
 import type { Related } from '../engine/diagnostic.js';
 import { defineRule } from '../engine/rule.js';
-import { DONE_TARGET, terminalKind } from '../graph/terminal.js';
+import { handlesState } from '../graph/moves.js';
+import { DONE_TARGET } from '../graph/terminal.js';
 import type { Skill } from '../model/types.js';
 
 /** The section of LOOP.md that holds the transitions. */
@@ -64,17 +65,16 @@ export default defineRule({
   check({ project, graph, config, report }) {
     const byName = new Map<string, Skill[]>();
     for (const s of project.skills) byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
+    const skills = new Set(byName.keys());
     for (const edge of graph.edges) {
       const h = edge.handoff;
       if (!h || h.skill === DONE_TARGET) continue;
-      // an unknown skill is constraints-unknown-handoff-target's
-      const receivers = byName.get(h.skill);
-      if (!receivers) continue;
       const state = edge.to;
-      if (terminalKind(state, config, graph) !== null) continue;
+      // the answer a run's move gets too (graph/moves.ts); an unknown skill is
+      // constraints-unknown-handoff-target's, a state no transition leaves graph-dead-end's
+      if (handlesState({ graph, config, skills }, h.skill, state)) continue;
+      const receivers = byName.get(h.skill)!;
       const leaving = graph.out.get(state) ?? [];
-      // a state no transition leaves is graph-dead-end's (its hint names the handoff)
-      if (leaving.length === 0 || leaving.some((e) => e.skill === h.skill)) continue;
       const handlers = [...new Set(leaving.map((e) => e.skill))];
       const withContract = receivers.find((r) => r.loop !== null || r.legacyHandoffs !== null);
       const receiver = withContract ?? receivers[0]!;

@@ -151,7 +151,7 @@ const traceCodes = [
       },
       badField: {
         message: '`{field}` of the step on line {line} is {got}; expected {expected}',
-        help: 'Steps are {"state": string, "skill"?: string, "agent"?: string, "iteration"?: whole number ≥ 0, "event"?: string}.',
+        help: 'Steps are {"state": string (or a list of the states the step may be in), "skill"?: string, "agent"?: string, "iteration"?: whole number ≥ 0, "event"?: string}.',
       },
       tooLong: {
         message: 'Line {line} is longer than {max} bytes; it was skipped',
@@ -191,12 +191,12 @@ const traceCodes = [
     reference: 'new',
     messages: {
       undeclared: {
-        message: "The run moved from '{from}' to '{to}', which is not a declared transition",
-        help: "From '{from}' the contract allows: {allowed}.",
+        message: 'The run moved from {from} to {to}, which is not a declared transition',
+        help: 'From {from} the contract allows: {allowed}.',
       },
       fromTerminal: {
-        message: "The run moved from '{from}' to '{to}', but '{from}' is a terminal state",
-        help: "No transition leaves '{from}': the run should have ended there.",
+        message: 'The run moved from {from} to {to}, but {from} is a terminal state',
+        help: 'No transition leaves {from}: the run should have ended there.',
       },
     },
   }),
@@ -233,6 +233,20 @@ const traceCodes = [
     },
   }),
   code({
+    code: 'trace-handoff-unhandled',
+    defaultSeverity: 'error',
+    category: 'trace',
+    description: 'Require a handoff the run takes to hand the new state to a skill whose contract has a transition out of it',
+    scope: 'project',
+    reference: 'new',
+    messages: {
+      unhandled: {
+        message: "{from} → {to} hands '{to}' to skill `{skill}`, which has no transition out of '{to}'",
+        help: "'{to}' is handled by {handlers}: the run went where the contract says, but the skill it handed the work to does not know what to do there (loopkit check reports the contract as constraints-handoff-unhandled).",
+      },
+    },
+  }),
+  code({
     code: 'trace-still-running',
     defaultSeverity: 'info',
     category: 'trace',
@@ -241,8 +255,8 @@ const traceCodes = [
     reference: 'new',
     messages: {
       running: {
-        message: "The run is still running: its last step is in '{state}', neither a terminal nor a halted state",
-        help: "From '{state}' the contract continues with: {next}.",
+        message: 'The run is still running: its last step is in {state}, neither a terminal nor a halted state',
+        help: 'From {state} the contract continues with: {next}.',
       },
     },
   }),
@@ -295,6 +309,9 @@ export function runtimeDiagnostic(r: RuntimeReport): Diagnostic {
  * described (`make` is called only for the listed ones, and for the place of the first unlisted).
  */
 export class DiagnosticSink {
+  /** `listen`: called with each diagnostic listed, the moment it is reported (a streaming front end prints it) */
+  constructor(private readonly listen?: (d: Diagnostic) => void) {}
+
   private readonly shown: Diagnostic[] = [];
   private readonly counts = new Map<
     string,
@@ -306,7 +323,9 @@ export class DiagnosticSink {
     if (!c) this.counts.set(code, (c = { shown: 0, more: 0, first: null }));
     if (c.shown < MAX_SHOWN) {
       c.shown++;
-      this.shown.push(runtimeDiagnostic(make()));
+      const d = runtimeDiagnostic(make());
+      this.shown.push(d);
+      this.listen?.(d);
       return;
     }
     if (c.more++ === 0) {

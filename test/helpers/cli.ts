@@ -53,6 +53,13 @@ export class Temps {
     cpSync(join(PROJECTS, project), d, { recursive: true });
     return d;
   }
+  /** a copy of a project directory (`examples/loop-controller` …), without the entries named in `drop` */
+  copyOf(project: string, ...drop: string[]): string {
+    const d = this.dir();
+    cpSync(project, d, { recursive: true });
+    for (const entry of drop) rmSync(join(d, entry), { recursive: true, force: true });
+    return d;
+  }
   cleanup(): void {
     for (const d of this.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   }

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     code: 'constraints-empty-graph',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'constraints',
     description: 'Require at least one transition in the combined graph of the project',
     scope: 'project',

@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-description-too-long',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Limit the frontmatter description to 1024 characters (Agent Skills)',
     scope: 'skill',

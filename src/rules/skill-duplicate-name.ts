@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'skill-duplicate-name',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: 'Disallow two skills with the same name in one skills directory',
     scope: 'project',

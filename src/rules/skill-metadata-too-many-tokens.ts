@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-metadata-too-many-tokens',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Limit name + description to about 100 tokens (Agent Skills guidance)',
     scope: 'skill',

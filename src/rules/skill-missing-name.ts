@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-name',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Require a non-empty `name` in the SKILL.md frontmatter',
     scope: 'skill',

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-consecutive-hyphens',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: "Disallow '--' in the frontmatter name",
     scope: 'skill',

@@ -17,6 +17,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-invalid-chars',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Require the frontmatter name to use only lower-case letters, digits and hyphens',
     scope: 'skill',

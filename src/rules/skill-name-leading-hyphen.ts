@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-leading-hyphen',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: 'Disallow a hyphen at the start of the frontmatter name',
     scope: 'skill',

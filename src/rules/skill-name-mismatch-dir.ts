@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-mismatch-dir',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: 'Require the frontmatter name to equal the name of the skill directory',
     scope: 'skill',

@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-reserved-word',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: "Disallow the reserved words 'anthropic' and 'claude' in the frontmatter name",
     scope: 'skill',

@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-too-long',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Limit the frontmatter name to 64 characters (Agent Skills)',
     scope: 'skill',

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-trailing-hyphen',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: 'Disallow a hyphen at the end of the frontmatter name',
     scope: 'skill',

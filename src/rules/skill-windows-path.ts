@@ -18,6 +18,7 @@ export default defineRule<'backslash', Found[]>({
   meta: {
     code: 'skill-windows-path',
     defaultSeverity: 'error',
+    certainty: 'heuristic',
     category: 'structure',
     description: "Disallow Windows-style paths (backslashes) to a skill's own files in SKILL.md prose, inline code and links",
     scope: 'skill',

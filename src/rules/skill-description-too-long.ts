@@ -1,8 +1,6 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace } from './lib/frontmatter-fields.js';
+import { DESCRIPTION_MAX, descriptionField, entryPlace } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
-
-const MAX = 1024;
 
 export default defineRule({
   meta: {
@@ -25,7 +23,7 @@ export default defineRule({
       const d = descriptionField(skill);
       if (!d) continue;
       const len = charLength(d.text);
-      if (len <= MAX) continue;
+      if (len <= DESCRIPTION_MAX) continue;
       report({ messageId: 'tooLong', data: { len }, at: entryPlace(skill, d.entry), skill: skill.name });
     }
   },

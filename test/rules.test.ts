@@ -42,6 +42,8 @@ function expectedSeverity(e: ExpectedDiagnostic, context: { name: string; preset
 for (const rule of rules) {
   describe(rule.meta.code, () => {
     const cases = listCases(rule.meta.code);
+    /** the messages the rule produced in these cases */
+    const produced = new Set<string>();
     it('has at least one valid and one invalid fixture', () => {
       expect(cases.filter((c) => c.kind === 'valid').length).toBeGreaterThan(0);
       expect(cases.filter((c) => c.kind === 'invalid').length).toBeGreaterThan(0);
@@ -52,6 +54,13 @@ for (const rule of rules) {
         let reported = 0;
         for (const context of contexts(c)) {
           const result = await lint({ root: c.dir, only: [rule.meta.code], ...(context.preset ? { preset: context.preset } : {}) });
+          for (const d of result.diagnostics) {
+            produced.add(d.messageId!);
+            // every {placeholder} of the message's templates got a value (the rule's data fills them all)
+            const tpl = rule.meta.messages[d.messageId!]!;
+            const placeholders = `${tpl.message} ${tpl.help ?? ''}`.match(/\{\w+\}/gu) ?? [];
+            for (const ph of placeholders) expect(d.data ?? {}, `${d.messageId}: ${ph}`).toHaveProperty(ph.slice(1, -1));
+          }
           const got = result.diagnostics.map((d, i) => {
             const e = c.expected.filter((x) => expectedSeverity(x, context, c.name) !== 'off')[i];
             return {
@@ -91,5 +100,8 @@ for (const rule of rules) {
         if (c.kind === 'invalid') expect(reported).toBeGreaterThan(0);
       });
     }
+    it('every message of the rule is produced by one of its invalid fixtures', () => {
+      expect([...produced].sort()).toEqual(Object.keys(rule.meta.messages).sort());
+    });
   });
 }

@@ -147,15 +147,17 @@ describe('skill names (Agent Skills): what the name rules share', () => {
     expect(namespacedName('a: b')).toBeNull();
   });
 
-  it('validNameFrom gives the nearest valid name', () => {
-    expect(validNameFrom('My_Skill')).toBe('my-skill');
-    expect(validNameFrom('Café Tools')).toBe('cafe-tools');
-    expect(validNameFrom('writingDocs')).toBe('writing-docs');
-    expect(validNameFrom('plugin:skill-name')).toBe('skill-name');
-    expect(validNameFrom('-running--a-')).toBe('running-a');
-    expect(validNameFrom('anthropic-claude-notes')).toBe('notes');
-    expect(validNameFrom('r-' + 'a'.repeat(70))).toBe('r-' + 'a'.repeat(62));
-    expect(validNameFrom('!!!')).toBe('');
+  it.each([
+    ['My_Skill', 'my-skill'],
+    ['Café Tools', 'cafe-tools'],
+    ['writingDocs', 'writing-docs'],
+    ['plugin:skill-name', 'skill-name'],
+    ['-running--a-', 'running-a'],
+    ['anthropic-claude-notes', 'notes'],
+    [`r-${'a'.repeat(70)}`, `r-${'a'.repeat(62)}`],
+    ['!!!', ''],
+  ])('validNameFrom(%s) is the nearest valid name, %s', (written, valid) => {
+    expect(validNameFrom(written)).toBe(valid);
   });
 
   it('suggestedSkillName: the folder when it is a valid name, else a valid name for both', () => {

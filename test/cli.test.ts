@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { colorEnabled, main, type CliIo } from '../src/cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'loopkit.js');
@@ -302,6 +303,29 @@ describe('output', () => {
     expect(run(['fixtures/projects/with-errors', '--color', '--no-color']).stdout).not.toContain(esc);
     expect(run(['fixtures/projects/with-errors'], { FORCE_COLOR: '1', NO_COLOR: '1' }).stdout).toContain(esc);
     expect(run(['fixtures/projects/with-errors', '--no-color'], { FORCE_COLOR: '1' }).stdout).not.toContain(esc);
+  });
+
+  it('NO_COLOR turns colour off on a terminal, where it is on without it; FORCE_COLOR and --color win', async () => {
+    const esc = '\u001b[';
+    const check = async (env: Record<string, string>, args: string[] = []) => {
+      let out = '';
+      const io: CliIo = { stdout: (s) => (out += s), stderr: () => {}, env: { TERM: 'xterm-256color', ...env }, isTTY: true };
+      const status = await main(['fixtures/projects/with-errors', ...args], io);
+      expect(status).toBe(1);
+      return out;
+    };
+    // on a terminal, colour is on …
+    expect(await check({})).toContain(esc);
+    // … and NO_COLOR (any non-empty value) turns it off
+    expect(await check({ NO_COLOR: '1' })).not.toContain(esc);
+    expect(await check({ NO_COLOR: 'true' })).not.toContain(esc);
+    // an empty NO_COLOR is not set (no-color.org)
+    expect(await check({ NO_COLOR: '' })).toContain(esc);
+    expect(await check({ NO_COLOR: '1', FORCE_COLOR: '1' })).toContain(esc);
+    expect(await check({ NO_COLOR: '1' }, ['--color'])).toContain(esc);
+    // the decision itself, without a report
+    expect(colorEnabled(undefined, { NO_COLOR: '1' }, true)).toBe(false);
+    expect(colorEnabled(undefined, {}, true)).toBe(true);
   });
 
   it('--format github prints workflow commands', () => {

@@ -2,24 +2,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { presetSeverity } from '../src/engine/severity.js';
 import { rules } from '../src/rules/index.js';
 import { noStack, ROOT, run } from './helpers/cli.js';
 
 describe('loopkit rules', () => {
-  it('lists every code with its default severity, category, fixability and description', () => {
+  it('lists every code with its default severity, agent-skills severity, certainty, category, fixability and description', () => {
     const r = run(['rules']);
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^code +default +category +fix +checks$/u);
+    expect(lines[0]).toMatch(/^code +default +agent-skills +certainty +category +fix +checks$/u);
     for (const rule of rules) {
       const line = lines.find((l) => l.startsWith(`${rule.meta.code} `));
       expect(line, rule.meta.code).toBeDefined();
-      expect(line).toContain(` ${rule.meta.defaultSeverity} `);
-      expect(line).toContain(` ${rule.meta.category} `);
+      const agentSkills = presetSeverity(rule.meta, { presets: ['agent-skills'], auto: false });
+      expect(line).toMatch(
+        new RegExp(` ${rule.meta.defaultSeverity} +${agentSkills} +${rule.meta.certainty} +${rule.meta.category} `, 'u'),
+      );
       expect(line!.endsWith(rule.meta.description)).toBe(true);
       expect(/ {2}fix {2}/u.test(line!)).toBe(rule.meta.fixable === true);
     }
-    expect(r.stdout).toContain(`${rules.length} rules, ${rules.filter((x) => x.meta.fixable).length} fixable with --fix`);
+    const heuristic = rules.filter((x) => x.meta.certainty === 'heuristic').length;
+    expect(r.stdout).toContain(
+      `${rules.length} rules, ${rules.filter((x) => x.meta.fixable).length} fixable with --fix, ${heuristic} heuristic.`,
+    );
     expect(run(['rules']).stdout).toBe(r.stdout);
   });
 
@@ -28,6 +34,8 @@ describe('loopkit rules', () => {
       code: string;
       aliases: string[];
       defaultSeverity: string;
+      presetSeverity: Record<string, string>;
+      certainty: string;
       category: string;
       fixable: boolean;
       description: string;
@@ -42,6 +50,17 @@ describe('loopkit rules', () => {
       docs: 'docs/rules/loop-unknown-halt.md',
     });
     for (const x of list) expect(typeof x.fixable).toBe('boolean');
+    // a heuristic that is an error by default is a warning under agent-skills; a definite error stays one
+    expect(list.find((x) => x.code === 'skill-windows-path')).toMatchObject({
+      certainty: 'heuristic',
+      defaultSeverity: 'error',
+      presetSeverity: { 'loop-language': 'error', 'agent-skills': 'warning' },
+    });
+    expect(list.find((x) => x.code === 'skill-broken-link')).toMatchObject({
+      certainty: 'definite',
+      presetSeverity: { 'loop-language': 'error', 'agent-skills': 'error' },
+    });
+    for (const x of list) expect(['definite', 'heuristic']).toContain(x.certainty);
   });
 });
 

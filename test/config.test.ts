@@ -46,6 +46,7 @@ describe('defaults (the configuration reference)', () => {
         bug_feedback_acceptance_state: '',
         bug_feedback_return_to: '',
         rules: {},
+        overrides: [],
         loop_state_files: [
           { path: 'docs/inception.loop.md', description: 'inception phase tracking' },
           { path: 'docs/iteration-board.loop.md', description: 'iteration governance tracking' },

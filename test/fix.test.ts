@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { computeFixes } from '../src/engine/fix.js';
@@ -276,9 +276,33 @@ describe('loopkit check --fix / --fix-dry-run', () => {
     expect(r.stderr).toContain('skills/running-a/SKILL.md: skill-allowed-tools-format');
     expect(r.stderr).not.toContain('LOOP.md:');
     expect(r.stdout).toContain('[loop-section-order]');
-    const only = run(['check', dir, '--fix', '--rule', 'loop-section-order']);
-    expect(only.stderr).toContain('LOOP.md: loop-section-order');
-    expect(relative(dir, dir)).toBe('');
+  });
+
+  it('--rule limits the fixes to the named rules', () => {
+    // LOOP.md: out of order and a section missing (two rules); SKILL.md: a flow-style metadata map
+    const loop = LOOP.replace(/## Proof of Progress\n[\s\S]*?(?=## )/u, '');
+    const dir = project(
+      SKILL.replace('description:', 'metadata: {owner: qa}\ndescription:'),
+      loop
+        .replace(/## Halt Conditions\n\nNone\.\n\n/u, '')
+        .replace('## Entry Conditions', '## Halt Conditions\n\nNone.\n\n## Entry Conditions'),
+    );
+    const loopFile = join(dir, 'skills', 'running-a', 'LOOP.md');
+    const skillFile = join(dir, 'skills', 'running-a', 'SKILL.md');
+    const skillBefore = readFileSync(skillFile, 'utf8');
+    const only = run(['check', '--fix', '--rule', 'loop-section-order', '--no-color'], { cwd: dir });
+    expect(only.stderr).toBe('loopkit: fixed 1 problem in 1 file:\n  skills/running-a/LOOP.md: loop-section-order\n');
+    const fixed = readFileSync(loopFile, 'utf8');
+    expect(fixed.indexOf('## Halt Conditions')).toBeGreaterThan(fixed.indexOf('## Entry Conditions'));
+    // what other rules would fix is left as it was
+    expect(fixed).not.toContain('## Proof of Progress');
+    expect(readFileSync(skillFile, 'utf8')).toBe(skillBefore);
+    // without --rule, the other two are fixed too
+    const all = run(['check', '--fix', '--no-color'], { cwd: dir });
+    expect(all.stderr).toBe(
+      'loopkit: fixed 2 problems in 2 files:\n  skills/running-a/LOOP.md: loop-missing-section\n  skills/running-a/SKILL.md: skill-metadata-inline-map\n',
+    );
+    expect(readFileSync(loopFile, 'utf8')).toContain('## Proof of Progress');
   });
 
   it('--fix and --fix-dry-run together are a usage error', () => {

@@ -2,6 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RuleMeta } from '../src/engine/rule.js';
+import { presetSeverity } from '../src/engine/severity.js';
 import { rules } from '../src/rules/index.js';
 import { runtimeCodes } from '../src/runtime/codes.js';
 import { VERSION } from '../src/version.js';
@@ -9,14 +11,23 @@ import { ruleFixtureCodes, runtimeFixtureCodes } from './helpers/fixtures.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DOCS = join(ROOT, 'docs', 'rules');
-const REQUIRED_H2 = ['## What it checks', '## Why', '## Invalid', '## Valid', '## Compared with loopkit 0.3.3'];
+const READS = '## What it reads and what it cannot know';
+const REQUIRED_H2 = ['## What it checks', READS, '## Why', '## Invalid', '## Valid', '## Compared with loopkit 0.3.3'];
 /** The pages of runtime codes (`loopkit state`, `loopkit trace`) say how the check is configured, too. */
-const RUNTIME_H2 = ['## What it checks', '## Why', '## Invalid', '## Valid', '## Configuration', '## Compared with loopkit 0.3.3'];
+const RUNTIME_H2 = ['## What it checks', READS, '## Why', '## Invalid', '## Valid', '## Configuration', '## Compared with loopkit 0.3.3'];
 
-function expectSections(code: string, severity: string, sections: readonly string[]): void {
+function expectSections(meta: RuleMeta, sections: readonly string[], agentSkills?: string): void {
+  const code = meta.code;
   const text = readFileSync(join(DOCS, `${code}.md`), 'utf8');
   expect(text.startsWith(`# ${code}\n`), `${code}.md title`).toBe(true);
-  expect(text, `${code}.md severity`).toContain(severity);
+  expect(text, `${code}.md severity`).toContain(`\n| Default severity | ${meta.defaultSeverity} |\n`);
+  expect(text, `${code}.md certainty`).toContain(`\n| Certainty | ${meta.certainty} |\n`);
+  if (agentSkills !== undefined) expect(text, `${code}.md agent-skills severity`).toContain(`\n| Under agent-skills | ${agentSkills} |\n`);
+  // what the rule reads and cannot know, under its own heading
+  const reads = text.slice(text.indexOf(`\n${READS}\n`));
+  expect(reads.slice(READS.length + 1).trimStart(), `${code}.md: ${READS}`).toMatch(
+    new RegExp(`^Certainty: \\*\\*${meta.certainty}\\*\\*\\. It reads .+`, 'u'),
+  );
   let at = -1;
   for (const h of sections) {
     const i = text.indexOf(`\n${h}\n`);
@@ -31,11 +42,26 @@ describe('rule set', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('codes are kebab-case and messages use only {placeholders}', () => {
-    for (const r of rules) {
-      expect(r.meta.code).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)+$/);
-      expect(Object.keys(r.meta.messages).length).toBeGreaterThan(0);
-      expect(r.meta.description).toMatch(/^[A-Z]/);
+  it('codes are kebab-case, every rule and runtime code has a certainty, and messages use only {placeholders}', () => {
+    for (const m of [...rules.map((r) => r.meta), ...runtimeCodes]) {
+      expect(m.code).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)+$/);
+      expect(['definite', 'heuristic'], m.code).toContain(m.certainty);
+      expect(Object.keys(m.messages).length).toBeGreaterThan(0);
+      expect(m.description).toMatch(/^[A-Z]/);
+      for (const [id, tpl] of Object.entries(m.messages)) {
+        for (const text of [tpl.message, tpl.help ?? '']) {
+          const where = `${m.code}/${id}: ${text}`;
+          // values come in through {placeholders} only: no other template syntax a value could have been meant for
+          expect(text, where).not.toMatch(/\$\{|%[sdifoj]|\{\{|\}\}/u);
+          // every brace pair is a {placeholder} (a word), or literal text shown to the user (`{…}`, `{"state": "…"}`):
+          // not a would-be placeholder that interpolation skips (`{skill-name}`, `{ name }`)
+          for (const brace of text.match(/\{[^{}]*\}/gu) ?? []) {
+            if (!/^\{\w+\}$/u.test(brace)) expect(brace.slice(1, -1), where).toMatch(/[^\w\s-]/u);
+          }
+          expect(text.replace(/\{[^{}]*\}/gu, ''), where).not.toMatch(/[{}]/u);
+        }
+        expect(tpl.message.trim(), `${m.code}/${id}`).not.toBe('');
+      }
     }
   });
 
@@ -46,8 +72,8 @@ describe('rule set', () => {
       .map((f) => f.slice(0, -3))
       .sort();
     expect(pages).toEqual(codes);
-    for (const r of rules) expectSections(r.meta.code, r.meta.defaultSeverity, REQUIRED_H2);
-    for (const m of runtimeCodes) expectSections(m.code, m.defaultSeverity, RUNTIME_H2);
+    for (const r of rules) expectSections(r.meta, REQUIRED_H2, presetSeverity(r.meta, { presets: ['agent-skills'], auto: false }));
+    for (const m of runtimeCodes) expectSections(m, RUNTIME_H2);
   });
 
   it('runtime codes are kebab-case, new, and clash with no rule code or alias', () => {

@@ -2,8 +2,20 @@
  * The naming conventions of the Loop Language (seed 000): state names and skill names, with every
  * example the language description gives, plus the edge cases the rules rely on.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isGerundName, isGerundWord, isStateLike, nameClass, stateNameProblem } from '../src/util/naming.js';
+import {
+  isGerundName,
+  isGerundWord,
+  isStateLike,
+  isValidSkillName,
+  nameClass,
+  namespacedName,
+  skillNameProblems,
+  stateNameProblem,
+  suggestedSkillName,
+  validNameFrom,
+} from '../src/util/naming.js';
 
 const NONE = new Set<string>();
 const ENFORCED_DONE = new Set(['done']);
@@ -113,5 +125,59 @@ describe('nameClass — agrees with isGerundName (the reference did not, Q23)', 
     for (const n of ['running-tdd-loops', 'tdd-loops', 'story-writer', 'deploy', 'writing', 'string-utils']) {
       expect(nameClass(n) === 'gerund', n).toBe(isGerundName(n));
     }
+  });
+});
+
+describe('skill names (Agent Skills): what the name rules share', () => {
+  it('skillNameProblems names every way a name breaks the specification', () => {
+    expect(skillNameProblems('writing-docs')).toEqual([]);
+    expect(skillNameProblems('My_Skill')).toEqual(['invalid-chars']);
+    expect(skillNameProblems('-a--b-')).toEqual(['leading-hyphen', 'trailing-hyphen', 'consecutive-hyphens']);
+    expect(skillNameProblems('a'.repeat(65))).toEqual(['too-long']);
+    expect(skillNameProblems('a'.repeat(64))).toEqual([]);
+    expect(skillNameProblems('asking-claude')).toEqual(['reserved-word']);
+    expect(skillNameProblems('plugin:skill-name')).toEqual(['invalid-chars']);
+    expect(isValidSkillName('')).toBe(false);
+  });
+
+  it('namespacedName reads a plugin namespace written into the name', () => {
+    expect(namespacedName('docs-plugin:writing-docs')).toEqual({ namespace: 'docs-plugin', name: 'writing-docs' });
+    expect(namespacedName('writing-docs')).toBeNull();
+    expect(namespacedName('a:b:c')).toBeNull();
+    expect(namespacedName('a: b')).toBeNull();
+  });
+
+  it.each([
+    ['My_Skill', 'my-skill'],
+    ['Café Tools', 'cafe-tools'],
+    ['writingDocs', 'writing-docs'],
+    ['plugin:skill-name', 'skill-name'],
+    ['-running--a-', 'running-a'],
+    ['anthropic-claude-notes', 'notes'],
+    [`r-${'a'.repeat(70)}`, `r-${'a'.repeat(62)}`],
+    ['!!!', ''],
+  ])('validNameFrom(%s) is the nearest valid name, %s', (written, valid) => {
+    expect(validNameFrom(written)).toBe(valid);
+  });
+
+  it('suggestedSkillName: the folder when it is a valid name, else a valid name for both', () => {
+    expect(suggestedSkillName('plugin:writing-docs', 'writing-docs')).toEqual({ name: 'writing-docs', renameFolder: false });
+    expect(suggestedSkillName('Writing Docs', 'Writing_Docs')).toEqual({ name: 'writing-docs', renameFolder: true });
+    expect(suggestedSkillName('claude-notes', 'claude-notes')).toEqual({ name: 'notes', renameFolder: true });
+    expect(suggestedSkillName('???', '!!!')).toEqual({ name: '', renameFolder: true });
+  });
+
+  it('never suggests a name a rule rejects, nor one other than the folder unless the folder is renamed (property)', () => {
+    const piece = fc.constantFrom('a', 'Z', '-', '_', ':', ' ', '1', 'claude', 'é', 'docs', 'x'.repeat(30));
+    const text = fc.array(piece, { maxLength: 8 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, text, (written, dir) => {
+        const s = suggestedSkillName(written, dir);
+        if (s.name !== '') expect(skillNameProblems(s.name)).toEqual([]);
+        if (!s.renameFolder) expect(s.name).toBe(dir);
+        else expect(isValidSkillName(dir)).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -9,12 +9,30 @@
  * nesting used to overflow the stack.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../src/engine/diagnostic.js';
 import { lint, type LintResult } from '../src/engine/run.js';
+
+/**
+ * Can a test make a file unreadable? Not for root, whom permissions do not restrict (CI runs as
+ * root): there the CLI is run as `nobody` (uid 65534), when this process may switch to it.
+ */
+const PERMISSIONS = ((): { apply: boolean; why: string; as: { uid?: number; gid?: number } } => {
+  if (process.platform === 'win32') return { apply: false, why: 'Windows has no POSIX permissions', as: {} };
+  if (process.getuid?.() !== 0) return { apply: true, why: '', as: {} };
+  const as = { uid: 65534, gid: 65534 };
+  const probe = spawnSync(process.execPath, ['-e', ''], as);
+  return probe.status === 0
+    ? { apply: true, why: '', as }
+    : {
+        apply: false,
+        why: `running as root, and a child process cannot switch to uid 65534 (${probe.error?.message ?? `exit ${probe.status}`})`,
+        as: {},
+      };
+})();
 
 const EMOJI = '😀'; // a surrogate pair
 const CJK = '漢'; // three UTF-8 bytes
@@ -325,23 +343,35 @@ describe('robustness: scale and shape', () => {
     expect(r.project.skills.map((s) => s.name)).toEqual(['doing-c']);
   });
 
-  it('unreadable files and directories are reported, and the rest is checked (not as root: permissions do not apply)', async () => {
-    if (process.getuid?.() === 0) return;
-    const root = temp();
-    write(root, '.loopkit.yaml', 'extends: agent-skills\n');
-    write(root, 'skills/doing-a/SKILL.md', '---\nname: doing-a\ndescription: Does a. Use when a.\n---\n# A\n');
-    write(root, 'skills/doing-b/SKILL.md', '---\nname: doing-b\ndescription: Does b. Use when b.\n---\n# B\n');
-    write(root, 'skills/doing-c/SKILL.md', '---\nname: doing-c\ndescription: Does c. Use when c.\n---\n# C\n');
-    const { chmodSync } = await import('node:fs');
-    chmodSync(join(root, 'skills/doing-a/SKILL.md'), 0o000);
-    chmodSync(join(root, 'skills/doing-b'), 0o000);
-    try {
-      const r = await lint({ root });
-      expect(r.diagnostics.filter((d) => d.code === 'skill-read-error').map((d) => d.file)).toContain('skills/doing-a/SKILL.md');
-      expect(r.project.skills.map((s) => s.name)).toContain('doing-c');
-    } finally {
-      chmodSync(join(root, 'skills/doing-a/SKILL.md'), 0o644);
-      chmodSync(join(root, 'skills/doing-b'), 0o755);
-    }
-  });
+  it.skipIf(!PERMISSIONS.apply)(
+    `an unreadable SKILL.md is reported, an unreadable folder breaks nothing, and the rest is checked${PERMISSIONS.apply ? '' : ` (skipped: ${PERMISSIONS.why})`}`,
+    () => {
+      const root = temp();
+      write(root, '.loopkit.yaml', 'extends: agent-skills\n');
+      write(root, 'skills/doing-a/SKILL.md', '---\nname: doing-a\ndescription: Does a. Use when a.\n---\n# A\n');
+      write(root, 'skills/doing-b/SKILL.md', '---\nname: doing-b\ndescription: Does b. Use when b.\n---\n# B\n');
+      write(root, 'skills/doing-c/SKILL.md', '---\nname: doing-c\ndescription: Does c. Use when c.\n---\n# C\n');
+      // the checking user (root checks as `nobody`) can read the project, but not these two
+      chmodSync(root, 0o755);
+      for (const d of ['skills', 'skills/doing-a', 'skills/doing-c']) chmodSync(join(root, d), 0o755);
+      for (const f of ['.loopkit.yaml', 'skills/doing-c/SKILL.md', 'skills/doing-b/SKILL.md']) chmodSync(join(root, f), 0o644);
+      chmodSync(join(root, 'skills/doing-a/SKILL.md'), 0o000);
+      chmodSync(join(root, 'skills/doing-b'), 0o000);
+      try {
+        const r = spawnSync(process.execPath, [BIN, root, '--format', 'json'], { encoding: 'utf8', ...PERMISSIONS.as });
+        expect(r.stderr).not.toMatch(/\n\s+at /u);
+        expect(r.status).toBe(1);
+        const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string; location: { path: string } }[] };
+        const unreadable = doc.diagnostics.filter((d) => d.code === 'skill-read-error').map((d) => d.location.path);
+        expect(unreadable).toContain(join(root, 'skills/doing-a/SKILL.md'));
+        // doing-c is checked: counted, and nothing is wrong with it (an unreadable SKILL.md is no skill to
+        // count; an unreadable folder, doing-b, is not seen by discovery at all)
+        expect(doc.skills_checked).toBe(1);
+        expect(doc.diagnostics.filter((d) => d.location.path.startsWith(join(root, 'skills/doing-c')))).toEqual([]);
+      } finally {
+        chmodSync(join(root, 'skills/doing-a/SKILL.md'), 0o644);
+        chmodSync(join(root, 'skills/doing-b'), 0o755);
+      }
+    },
+  );
 });

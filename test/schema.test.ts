@@ -39,7 +39,8 @@ function loopkitVerdict(text: string): 'ok' | 'unknown-key' | 'error' {
     const loaded = parseConfigText(text, '.loopkit.yaml');
     // unknown rule names under rules: are a configuration error of the engine (run.ts)
     const index = ruleIndex();
-    if (Object.keys(loaded.config.rules).some((r) => !index.has(r))) return 'error';
+    const named = [loaded.config.rules, ...loaded.config.overrides.map((o) => o.rules)].flatMap((r) => Object.keys(r));
+    if (named.some((r) => !index.has(r))) return 'error';
     return loaded.warnings.length > 0 ? 'unknown-key' : 'ok';
   } catch {
     return 'error';
@@ -116,6 +117,21 @@ describe('schema/loopkit.schema.json', () => {
     expect(paths).toContain('should NOT have additional properties');
   });
 
+  it('rejects what loopkit rejects in overrides: no files, no glob, an unknown rule, an unknown key in an entry', () => {
+    for (const text of [
+      'overrides:\n  - rules:\n      skill-broken-link: off\n',
+      'overrides:\n  - files: []\n',
+      'overrides:\n  - files: ""\n',
+      'overrides:\n  - files: skills/**\n    rules:\n      skill-broken-links: off\n',
+      'overrides:\n  - files: skills/**\n    rules:\n      skill-broken-link: fatal\n',
+      'overrides:\n  - files: skills/**\n    rule:\n      skill-broken-link: off\n',
+      'overrides: skills/**\n',
+    ]) {
+      expect(loopkitVerdict(text), text).not.toBe('ok');
+      expect(schemaAccepts(text), text).toBe(false);
+    }
+  });
+
   it('accepts the forms loopkit reads: empty values, a lone string for a list, numbers as text, aliases under rules', () => {
     for (const text of [
       '',
@@ -123,6 +139,8 @@ describe('schema/loopkit.schema.json', () => {
       'skills_dir: agents/skills\nextends: [loop-language]\n',
       'standard_verbs: [trigger, 2]\nrules:\n  loop-unknown-halt-reason: warn\n  sim-error: off\n',
       'enforced_states:\n  - name: done\n    agent:\n    x-note: kept\nloop_state_files: []\n',
+      'overrides:\n  - files: skills/legacy/\n    rules:\n      skill-broken-link: warn\n  - files: ["*.md", "skills/**/SKILL.md"]\n',
+      'overrides:\n',
     ]) {
       expect(loopkitVerdict(text), text).toBe('ok');
       expect(schemaAccepts(text), `${text}: ${JSON.stringify(validate.errors)}`).toBe(true);

@@ -89,6 +89,12 @@ export function configTemplate(t: ConfigTemplate): string {
     '#   skill-magic-numbers: off',
     '#   skill-name-not-gerund: error',
     '',
+    '# Severities for some files only (a later entry wins, and every entry over rules:).',
+    '# overrides:',
+    '#   - files: skills/legacy/**',
+    '#     rules:',
+    '#       skill-time-sensitive: off',
+    '',
   );
   return out.join('\n');
 }

@@ -8,7 +8,7 @@ import { CONFIG_FILE, ConfigError, type ConfigIssue } from './errors.js';
 import { readConfigFile, type ConfigSource } from './read.js';
 
 export { CONFIG_FILE, ConfigError, type ConfigIssue };
-import { CONFIG_KEYS, configSchema, defaultConfig, type Config, type ConfigPositions } from './schema.js';
+import { CONFIG_KEYS, configSchema, defaultConfig, OVERRIDE_KEYS, type Config, type ConfigPositions } from './schema.js';
 
 const issue = (line: number | null, column: number | null, field: string | null, detail: string): ConfigIssue => ({
   line,
@@ -111,20 +111,36 @@ export function parseConfigText(text: string, file: string): LoadedConfig {
   }
 
   const warnings: ConfigWarning[] = [];
-  for (const key of Object.keys(data)) {
-    if (CONFIG_KEYS.includes(key)) continue;
-    const pos = keys.get(key) ?? { line: 1, column: 1 };
-    const suggestion = closest(key, CONFIG_KEYS);
+  const unknownKey = (key: string, path: string, where: string, known: readonly string[]) => {
+    const pos = keys.get(path) ?? { line: 1, column: 1 };
+    const suggestion = closest(key, known);
     warnings.push({
       code: 'config-unknown-key',
-      message: `Unknown key '${key}' in ${file}${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      message: `Unknown key '${key}' ${where}${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
       help: suggestion
         ? `Rename '${key}' to '${suggestion}', or remove it. Unknown keys are ignored.`
-        : `Remove '${key}'. Known keys: ${CONFIG_KEYS.join(', ')}.`,
+        : `Remove '${key}'. Known keys: ${known.join(', ')}.`,
       line: pos.line,
       column: pos.column,
     });
+  };
+  for (const key of Object.keys(data)) {
+    if (!CONFIG_KEYS.includes(key)) unknownKey(key, key, `in ${file}`, CONFIG_KEYS);
   }
+  // the keys of each overrides: entry (a mistyped `file:` would otherwise be dropped unseen)
+  const inEntries: ConfigWarning[] = [];
+  if (Array.isArray(data.overrides)) {
+    data.overrides.forEach((entry: unknown, i) => {
+      if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return;
+      for (const key of Object.keys(entry)) {
+        if (!OVERRIDE_KEYS.includes(key)) {
+          unknownKey(key, `overrides.${i}.${key}`, `in overrides entry ${i + 1}`, OVERRIDE_KEYS);
+          inEntries.push(warnings[warnings.length - 1]!);
+        }
+      }
+    });
+  }
+  warnings.sort((a, b) => a.line - b.line || a.column - b.column);
 
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
@@ -138,11 +154,13 @@ export function parseConfigText(text: string, file: string): LoadedConfig {
       }
       return { issue, field, pos: pos ?? { line: 1, column: 1 } };
     });
-    issues.sort((a, b) => a.pos.line - b.pos.line || a.pos.column - b.pos.column);
-    throw new ConfigError(
-      file,
-      issues.map((i) => issue(i.pos.line, i.pos.column, i.field || null, i.issue.message)),
-    );
+    // an unknown key in an overrides: entry explains a missing `files:` (`file: x`: did you mean 'files'?)
+    const located = [
+      ...issues.map((i) => issue(i.pos.line, i.pos.column, i.field || null, i.issue.message)),
+      ...inEntries.map((w) => issue(w.line, w.column, null, w.message)),
+    ];
+    located.sort((a, b) => a.line! - b.line! || a.column! - b.column!);
+    throw new ConfigError(file, located);
   }
   return { config: parsed.data, positions: keys, valuePositions: values, file, warnings };
 }

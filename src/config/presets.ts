@@ -3,8 +3,9 @@
  * command line with `--preset`; without either, a project with a `.loopkit.yaml` or any LOOP.md contract
  * gets `loop-language` and any other project (a plain Agent Skills collection) `agent-skills`.
  *
- * A preset gives values to settings the config file does not write, and severities to rules the
- * config file does not list under `rules:`. Everything the file writes wins.
+ * A preset gives values to settings the config file does not write, severities to rules, and says
+ * whether a heuristic rule (RuleMeta.certainty) may be an error. Everything the file writes wins.
+ * How the severities combine is engine/severity.ts.
  */
 import type { Config, SeveritySetting } from './schema.js';
 
@@ -14,8 +15,16 @@ export interface Preset {
   description: string;
   /** settings, used where the config file does not write the key */
   config: Partial<Config>;
-  /** rule severities, used where the config file's `rules:` does not list the rule */
+  /**
+   * rule severities beyond the defaults, used where the config file does not set the rule (not to
+   * turn heuristic errors into warnings: `heuristicErrors` does that for every rule)
+   */
   rules: Readonly<Record<string, SeveritySetting>>;
+  /**
+   * May a heuristic rule keep `error` as its severity? false: its error is a warning. (Where loopkit
+   * chooses the preset itself, no heuristic is ever an error, whatever the preset says.)
+   */
+  heuristicErrors: boolean;
 }
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
@@ -24,6 +33,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     description: 'Loop Language contracts: SKILL.md sections, LOOP.md, the state machine, plus the Agent Skills checks',
     config: {},
     rules: {},
+    // the reference's severities, for a project that chose the Loop Language
+    heuristicErrors: true,
   },
   'agent-skills': {
     name: 'agent-skills',
@@ -41,8 +52,6 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       // best-practice recommendations, not the specification
       'skill-name-not-gerund': 'info',
       'skill-naming-inconsistent': 'info',
-      // "keep SKILL.md under 500 lines" is guidance in the specification
-      'skill-body-too-long': 'warning',
       // word heuristics: suggestions to read, not findings to fix (measured on public collections,
       // docs/accuracy.md: too often wrong to be warnings in projects that did not opt in)
       'skill-magic-numbers': 'info',
@@ -52,6 +61,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       'skill-missing-conditionals': 'info',
       'skill-too-many-options': 'info',
     },
+    // only what loopkit is certain of fails a build (docs/accuracy.md: guesses from prose were wrong often enough)
+    heuristicErrors: false,
   },
 };
 
@@ -64,20 +75,18 @@ export function defaultPreset(hasConfigFile: boolean, hasLoop: boolean): string 
 }
 
 /**
- * The config with the presets applied (in order: a later preset wins over an earlier one), for
- * settings and rules the file does not set. `written` tells whether the file writes a top-level key.
+ * The config with the presets' settings applied (in order: a later preset wins over an earlier
+ * one) where the file does not write the key. `written` tells whether the file writes a top-level
+ * key. `rules` stays what the file writes: the presets' severities are engine/severity.ts's.
  */
 export function applyPresets(config: Config, names: readonly string[], written: (key: string) => boolean): Config {
   const out: Config = { ...config };
-  const rules: Record<string, SeveritySetting> = {};
   for (const name of names) {
     const preset = PRESETS[name];
     if (!preset) continue;
     for (const [key, value] of Object.entries(preset.config)) {
       if (!written(key)) (out as Record<string, unknown>)[key] = structuredClone(value);
     }
-    Object.assign(rules, preset.rules);
   }
-  out.rules = { ...rules, ...config.rules };
   return out;
 }

@@ -66,6 +66,52 @@ const bool = z.boolean({ error: (iss) => `expected true or false, got ${shown(is
 export const SEVERITY_SETTINGS = ['off', 'info', 'warning', 'warn', 'error'] as const;
 export type SeveritySetting = (typeof SEVERITY_SETTINGS)[number];
 
+/** Severity per rule, by code or alias (`rules:`, and `rules:` of an override); the codes are checked by the engine. */
+const severityMap = () =>
+  z
+    .preprocess(
+      (v) => (v === null ? {} : v),
+      z.record(
+        z.string(),
+        z.enum(SEVERITY_SETTINGS, {
+          error: 'expected one of off, info, warning, error',
+        }),
+        { error: 'expected a map of rule code to off | info | warning | error' },
+      ),
+    )
+    .register(writtenAs, { input: z.union([z.record(z.string(), z.enum(SEVERITY_SETTINGS)), z.null()]) })
+    .default({});
+
+/** The keys of an `overrides:` entry (others are reported by config-unknown-key). */
+export const OVERRIDE_KEYS: readonly string[] = ['files', 'rules'];
+
+/**
+ * A glob of project files, or a list of them (project-relative, `/` separated): an `overrides:`
+ * entry's `files:`. Never empty: an entry that matches nothing is a mistake.
+ */
+const globList = z
+  .preprocess(
+    (v) => (typeof v === 'string' || typeof v === 'number' ? [String(v)] : v),
+    z
+      .array(z.string({ error: 'expected a glob (string)' }).min(1, 'a glob must not be empty'), {
+        error: (iss) =>
+          iss.input === undefined
+            ? 'required: the glob, or list of globs, of the files the entry applies to'
+            : 'expected a glob or a list of globs',
+      })
+      .min(1, 'expected at least one glob'),
+  )
+  .register(writtenAs, { input: z.union([z.string().min(1), z.number(), z.array(z.string().min(1)).min(1)]) });
+
+/** One `overrides:` entry: severities for the files its globs match (a later entry wins). */
+const overrideEntry = z.object(
+  {
+    files: globList,
+    rules: severityMap(),
+  },
+  { error: 'expected an entry with files: (globs) and rules: (severity per rule)' },
+);
+
 const enforcedState = z
   .object({
     name: z.string({ error: 'expected a state name (string)' }).min(1, 'must not be empty'),
@@ -134,19 +180,11 @@ const configObject = z.object({
   bug_feedback_acceptance_state: str(''),
   bug_feedback_return_to: str(''),
   // loopkit additions
-  rules: z
-    .preprocess(
-      (v) => (v === null ? {} : v),
-      z.record(
-        z.string(),
-        z.enum(SEVERITY_SETTINGS, {
-          error: 'expected one of off, info, warning, error',
-        }),
-        { error: 'expected a map of rule code to off | info | warning | error' },
-      ),
-    )
-    .register(writtenAs, { input: z.union([z.record(z.string(), z.enum(SEVERITY_SETTINGS)), z.null()]) })
-    .default({}),
+  rules: severityMap(),
+  overrides: z
+    .preprocess((v) => (v === null ? [] : v), z.array(overrideEntry, { error: 'expected a list of {files, rules} entries' }))
+    .register(writtenAs, { input: z.union([z.array(overrideEntry), z.null()]) })
+    .default([]),
   loop_state_files: z
     .preprocess((v) => (v === null ? [] : v), z.array(stateFile, { error: 'expected a list of {path, description} entries' }))
     .register(writtenAs, { input: z.union([z.array(stateFile), z.null()]) })
@@ -190,6 +228,7 @@ export const configSchema = configObject.superRefine((c, ctx) => {
 
 export type Config = z.output<typeof configSchema>;
 export type EnforcedState = Config['enforced_states'][number];
+export type Override = Config['overrides'][number];
 
 /** The object schema without the cross-field checks (for the JSON Schema). */
 export const configFields = configObject;

@@ -36,6 +36,8 @@ export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   bug_feedback_acceptance_state: 'Acceptance state that must lead back to bug_feedback_return_to.',
   bug_feedback_return_to: 'The state bugs go back to (usually the development state).',
   rules: 'Severity per rule, by code or alias: off, info, warning (or warn), error.',
+  overrides:
+    'Severities for some files: a list of {files, rules} entries; files is a glob or a list of globs of project-relative paths, rules a map of rule code to severity. A later entry wins, and every entry over rules.',
   loop_state_files: 'Loop state files that must exist in the project ({path, description}); [] turns the check off.',
 };
 
@@ -82,9 +84,18 @@ export function configJsonSchema(rules: readonly Rule[]): Json {
   delete properties.skills_dir!.default;
   // `rules:` takes a rule code or alias
   const names = rules.flatMap((r) => [r.meta.code, ...(r.meta.aliases ?? [])]).sort();
-  const rulesSchema = properties.rules!;
-  for (const branch of (rulesSchema.anyOf as Json[] | undefined) ?? [rulesSchema]) {
-    if (branch.type === 'object') branch.propertyNames = { enum: names };
+  const ruleNames = (rulesSchema: Json) => {
+    for (const branch of (rulesSchema.anyOf as Json[] | undefined) ?? [rulesSchema]) {
+      if (branch.type === 'object') branch.propertyNames = { enum: names };
+    }
+  };
+  ruleNames(properties.rules!);
+  // an overrides: entry's rules: too, and its keys are files and rules only (config-unknown-key)
+  for (const branch of (properties.overrides!.anyOf as Json[] | undefined) ?? [properties.overrides!]) {
+    const entry = branch.type === 'array' ? (branch.items as Json) : undefined;
+    if (!entry) continue;
+    ruleNames((entry.properties as Record<string, Json>).rules!);
+    entry.additionalProperties = false;
   }
   return {
     $schema: schema.$schema,

@@ -1,5 +1,6 @@
 /** The README rule table, generated from rule metadata (checked by test/meta.test.ts). */
 import type { Rule } from '../engine/rule.js';
+import { presetSeverity } from '../engine/severity.js';
 
 export const TABLE_START = '<!-- rules:start -->';
 export const TABLE_END = '<!-- rules:end -->';
@@ -9,11 +10,16 @@ export function rulesTable(rules: readonly Rule[]): string {
     .sort((a, b) => a.meta.category.localeCompare(b.meta.category) || a.meta.code.localeCompare(b.meta.code))
     .map((r) => {
       const aliases = r.meta.aliases?.length ? ` (alias: ${r.meta.aliases.map((a) => `\`${a}\``).join(', ')})` : '';
-      return `| [\`${r.meta.code}\`](docs/rules/${r.meta.code}.md)${aliases} | ${r.meta.defaultSeverity} | ${r.meta.category} | ${r.meta.fixable ? 'fix' : ''} | ${r.meta.reference} | ${r.meta.description} |`;
+      const agentSkills = presetSeverity(r.meta, { presets: ['agent-skills'], auto: false });
+      return `| [\`${r.meta.code}\`](docs/rules/${r.meta.code}.md)${aliases} | ${r.meta.defaultSeverity} | ${agentSkills} | ${r.meta.certainty} | ${r.meta.category} | ${r.meta.fixable ? 'fix' : ''} | ${r.meta.reference} | ${r.meta.description} |`;
     });
-  return [TABLE_START, '| code | default | category | --fix | vs 0.3.3 | checks |', '|---|---|---|---|---|---|', ...rows, TABLE_END].join(
-    '\n',
-  );
+  return [
+    TABLE_START,
+    '| code | default | agent-skills | certainty | category | --fix | vs 0.3.3 | checks |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    TABLE_END,
+  ].join('\n');
 }
 
 /** Replace the generated table inside a README text. */

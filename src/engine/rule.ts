@@ -42,6 +42,11 @@ export type RuleCategory =
   | 'state-file'
   | 'trace';
 
+/** How sure a rule's findings are (RuleMeta.certainty). */
+export type Certainty = 'definite' | 'heuristic';
+
+export const CERTAINTIES: readonly Certainty[] = ['definite', 'heuristic'];
+
 export interface MessageTemplate {
   /** `{placeholder}` template of the message */
   message: string;
@@ -55,6 +60,15 @@ export interface RuleMeta<M extends string = string> {
   /** other names accepted wherever a code can be named (config `rules:`, `--rule`) */
   aliases?: readonly string[];
   defaultSeverity: Severity;
+  /**
+   * How sure a finding of the rule is. `definite`: the specification or a loader rejects what it
+   * reports, or a file, anchor, key or section that must exist does not (it follows from the parsed
+   * frontmatter, links, contract DSL or graph alone). `heuristic`: it reads prose, paths in prose,
+   * dates or phrasing, or measures against guidance (a size, a style) that a correct skill may
+   * break. Where loopkit chooses the configuration itself, and under the agent-skills preset, a
+   * heuristic is never an error (engine/severity.ts).
+   */
+  certainty: Certainty;
   category: RuleCategory;
   /** one line: what the rule checks */
   description: string;

@@ -4,11 +4,10 @@
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
 import { join, posix, resolve } from 'node:path';
-import { ConfigError } from '../config/errors.js';
 import type { LoadedConfig } from '../config/load.js';
 import { readConfigFile } from '../config/read.js';
 import { applyPresets, defaultPreset, PRESET_NAMES } from '../config/presets.js';
-import type { Config, SeveritySetting } from '../config/schema.js';
+import type { Config } from '../config/schema.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
 import type { FileKind, Project } from '../model/types.js';
@@ -23,6 +22,7 @@ import type { FileOutcome, RawDiagnostic } from './file-phase.js';
 import { loadProject, projectLayout, type Layout, type LoadedProject } from './project.js';
 import type { Place, Rule, RuleMeta } from './rule.js';
 import { createRunner, type FileRunner, type Runner, type RunnerOptions, type RunnerStats } from './runner.js';
+import { severityPlan, type SeverityPlan } from './severity.js';
 import { isSuppressed, suppressedRanges, type SuppressedRange } from './suppress.js';
 
 export interface LintOptions extends RunnerOptions {
@@ -92,32 +92,6 @@ export function ruleIndex(list: readonly Rule[] = rules): Map<string, Rule> {
   return m;
 }
 
-function resolveSeverities(index: ReadonlyMap<string, Rule>, loaded: LoadedConfig): Map<Rule, Severity | 'off'> {
-  const out = new Map<Rule, Severity | 'off'>();
-  const problems: ConfigError['issues'][number][] = [];
-  for (const [name, setting] of Object.entries(loaded.config.rules)) {
-    const rule = index.get(name);
-    if (!rule) {
-      const pos = loaded.positions.get(`rules.${name}`);
-      const guess = closest(name, [...index.keys()]);
-      problems.push({
-        line: pos?.line ?? null,
-        column: pos?.column ?? null,
-        field: `rules.${name}`,
-        detail: `unknown rule '${name}'${guess ? `; did you mean '${guess}'?` : ''}`,
-      });
-      continue;
-    }
-    out.set(rule, normaliseSetting(setting));
-  }
-  if (problems.length > 0) throw new ConfigError(loaded.file ?? '.loopkit.yaml', problems);
-  return out;
-}
-
-function normaliseSetting(s: SeveritySetting): Severity | 'off' {
-  return s === 'warn' ? 'warning' : s;
-}
-
 export interface Model {
   loaded: LoadedConfig;
   project: Project;
@@ -131,6 +105,8 @@ interface Prepared {
   loaded: LoadedConfig;
   layout: Layout;
   presets: string[];
+  /** loopkit chose the preset itself (no .loopkit.yaml, no --preset): no heuristic is an error */
+  auto: boolean;
   presetNote?: string;
   layoutNote?: string;
   /** milliseconds: reading the config, finding the skills */
@@ -161,22 +137,33 @@ async function prepare(root: string, displayRoot: string, runner: Runner, preset
         return 'text' in loop && isLoopContract(loop.text, file.config.canonical_loop_sections);
       });
     presets = [defaultPreset(file.file !== null, hasLoop)];
-    if (presets[0] === 'agent-skills') {
-      presetNote =
-        'no .loopkit.yaml and no LOOP.md contract: checked as a plain Agent Skills collection (preset agent-skills). ' +
-        'To check Loop Language contracts, add `extends: loop-language` to a .loopkit.yaml, or pass --preset loop-language.';
-    }
+    if (file.file === null) presetNote = autoPresetNote(presets[0]!);
   }
   const written = (key: string) => file.positions.has(key);
   const loaded: LoadedConfig = { ...file, config: applyPresets(file.config, presets, written) };
-  const out: Prepared = { loaded, layout, presets, ms };
+  const out: Prepared = { loaded, layout, presets, auto: preset === undefined && file.file === null, ms };
   if (presetNote !== undefined) out.presetNote = presetNote;
   const notes: string[] = [];
-  if (layout.unchecked) notes.push(uncheckedNote(layout.unchecked, file.file, presetNote !== undefined));
+  if (layout.unchecked) notes.push(uncheckedNote(layout.unchecked, file.file, out.auto && presets[0] === 'agent-skills'));
   if (layout.nested) notes.push(nestedNote(layout.nested));
   // one line each (the CLI prefixes the first with `loopkit: `)
   if (notes.length > 0) out.layoutNote = notes.join('\nloopkit: ');
   return out;
+}
+
+/** The line that says which preset loopkit chose for a project without a .loopkit.yaml, and what that means for errors. */
+function autoPresetNote(preset: string): string {
+  const certain = 'only what loopkit is certain of is an error (a guess from prose is a warning at most)';
+  if (preset === 'agent-skills') {
+    return (
+      `no .loopkit.yaml and no LOOP.md contract: checked as a plain Agent Skills collection (preset agent-skills); ${certain}. ` +
+      'To check Loop Language contracts, add `extends: loop-language` to a .loopkit.yaml, or pass --preset loop-language.'
+    );
+  }
+  return (
+    `no .loopkit.yaml: checked as a Loop Language project for its LOOP.md contracts (preset loop-language); ${certain}. ` +
+    "For the Loop Language's own severities, add a .loopkit.yaml (`loopkit init`) or pass --preset loop-language."
+  );
 }
 
 /** The line that says which skills were found outside the skills directories and not checked. */
@@ -231,7 +218,8 @@ export async function loadModel(rootAsTyped: string, options: RunnerOptions & { 
 export async function lint(options: LintOptions): Promise<LintResult> {
   const index = ruleIndex();
   let selected: readonly Rule[] = rules;
-  let enabled: { rule: Rule; severity: Severity }[];
+  let enabled: Rule[];
+  let plan: SeverityPlan;
   if (options.only && options.only.length > 0) {
     const chosen = options.only.map((name) => {
       const r = index.get(name);
@@ -250,18 +238,16 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   let prepared: Prepared;
   try {
     prepared = await prepare(root, options.root, runner, options.preset);
-    const { loaded, layout, presets } = prepared;
-    const overrides = resolveSeverities(index, loaded);
-    enabled = selected
-      .map((rule) => ({ rule, severity: overrides.get(rule) ?? rule.meta.defaultSeverity }))
-      .filter((r): r is { rule: Rule; severity: Severity } => r.severity !== 'off');
+    const { loaded, layout, presets, auto } = prepared;
+    plan = severityPlan(rules, index, loaded, { presets, auto });
+    enabled = selected.filter((rule) => plan.runs(rule));
     loadedProject = await loadProject({
       root,
       displayRoot: options.root,
       loaded,
       layout,
       presets,
-      references: enabled.some((r) => r.rule.meta.references === true),
+      references: enabled.some((r) => r.meta.references === true),
       runner,
       ...(options.overlay ? { overlay: options.overlay } : {}),
     });
@@ -274,7 +260,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const t3 = performance.now();
 
   const byRule: Record<string, number> = {};
-  const result = runRules(loadedProject, graph, enabled, index, byRule);
+  const result = runRules(loadedProject, graph, enabled, plan, index, byRule);
   const t4 = performance.now();
   const runnerStats = runner.stats();
   for (const [code, ms] of Object.entries(runnerStats.byRule)) byRule[code] = (byRule[code] ?? 0) + ms;
@@ -303,7 +289,8 @@ type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 
 function runRules(
   loaded: LoadedProject,
   graph: StateGraph,
-  enabled: readonly { rule: Rule; severity: Severity }[],
+  enabled: readonly Rule[],
+  plan: SeverityPlan,
   index: ReadonlyMap<string, Rule>,
   byRule: Record<string, number>,
 ): RuleRun {
@@ -316,7 +303,7 @@ function runRules(
   let verifications = 0;
   let suppressed = 0;
   const skillName = (i: number) => (i >= 0 ? project.skills[i]!.name : undefined);
-  for (const { rule, severity } of enabled) {
+  for (const rule of enabled) {
     verifications += rule.meta.scope === 'project' ? 1 : project.skills.length;
     const stat: RuleStat = { code: rule.meta.code, category: rule.meta.category, errors: 0, warnings: 0, info: 0 };
     ruleStats.push(stat);
@@ -336,7 +323,8 @@ function runRules(
       const values = data ?? {};
       const d: Diagnostic = {
         code,
-        severity,
+        // set below, from the file it is in (overrides:)
+        severity: 'error',
         message: interpolate(tpl.message, values),
         help: tpl.help ? interpolate(tpl.help, values) : '',
         file: at.file,
@@ -359,7 +347,8 @@ function runRules(
         if (!part.kinds.includes(role.kind)) continue;
         const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
         for (const raw of outcome?.diagnostics ?? []) {
-          if (raw.code !== code) continue;
+          // not in a file where the rule is off (overrides:), a crash of its file part neither
+          if (raw.code !== code || plan.at(rule, raw.at.file) === 'off') continue;
           emitted.push(
             raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
           );
@@ -387,6 +376,11 @@ function runRules(
     }
     byRule[code] = performance.now() - c0;
     for (const d of emitted) {
+      if (d.code === code) {
+        const severity = plan.at(rule, d.file);
+        if (severity === 'off') continue;
+        d.severity = severity;
+      }
       if (isSuppressed(d, suppressions)) {
         suppressed++;
         continue;

@@ -79,7 +79,7 @@ export function sarifReport(lint: Report): string {
               defaultConfiguration: { level: LEVEL[r.defaultSeverity] },
               helpUri: ruleDocsPath(r.code),
               ...ruleHelp(r.code),
-              properties: { tags: [r.category] },
+              properties: { tags: [r.category], certainty: r.certainty },
             })),
           },
         },

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'config-unknown-key',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'config',
     description: 'Disallow top-level keys in .loopkit.yaml that loopkit does not know',
     scope: 'project',

@@ -1,9 +1,11 @@
 import { defineRule } from '../engine/rule.js';
+import { TRANSITION_SECTION_KEY } from './lib/loop-sections.js';
 
 export default defineRule({
   meta: {
     code: 'constraints-empty-graph',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'constraints',
     description: 'Require at least one transition in the combined graph of the project',
     scope: 'project',
@@ -17,11 +19,13 @@ export default defineRule({
   },
   check({ project, graph, report }) {
     if (graph.edges.length > 0) return;
+    // an empty State Transition Rule section is loop-no-transitions' (one mistake, one report)
+    const loops = project.skills.flatMap((s) => (s.loop ? [s.loop] : []));
+    if (loops.some((l) => l.sections.some((s) => s.key === TRANSITION_SECTION_KEY))) return;
     // the first LOOP.md is where a transition belongs; without one, the skills directory
-    const loop = project.skills.find((s) => s.loop)?.loop;
+    const loop = loops[0];
     if (loop) {
-      const section = loop.sections.find((s) => s.key === 'state transition rule');
-      report({ messageId: 'empty', at: { file: loop.file.path, line: section?.line ?? 1, column: section?.column ?? 1 } });
+      report({ messageId: 'empty', at: { file: loop.file.path, line: 1, column: 1 } });
     } else {
       report({ messageId: 'empty', at: { file: project.skillsDir } });
     }

@@ -43,6 +43,7 @@ export default defineRule({
   meta: {
     code: 'constraints-handoff-unhandled',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'constraints',
     description: 'Require the skill a transition hands its target state to to have a transition out of that state in its own contract',
     scope: 'project',

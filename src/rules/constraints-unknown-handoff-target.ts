@@ -9,6 +9,7 @@ export default defineRule({
   meta: {
     code: 'constraints-unknown-handoff-target',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'constraints',
     description: 'Require the skill of every transition handoff to exist in the skills directory',
     scope: 'project',

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'file-too-complex',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'discovery',
     description: 'Report a markdown file whose structure is too complex to parse in bounded time (it is then not analysed)',
     scope: 'project',

@@ -15,6 +15,7 @@ export default defineRule({
   meta: {
     code: 'graph-dead-end',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'graph',
     description: 'Disallow states that no transition leaves unless they are terminal (done, halted-<reason>, or enforced with no agent)',
     scope: 'project',

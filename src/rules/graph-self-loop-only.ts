@@ -10,6 +10,7 @@ export default defineRule({
   meta: {
     code: 'graph-self-loop-only',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'graph',
     description: 'Disallow unreachable states whose only transitions lead back to themselves',
     scope: 'project',

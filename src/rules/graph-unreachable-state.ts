@@ -14,6 +14,7 @@ export default defineRule({
   meta: {
     code: 'graph-unreachable-state',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'graph',
     description: 'Disallow states that no entry point can reach (islands of states no run ever enters)',
     scope: 'project',

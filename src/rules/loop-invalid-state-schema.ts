@@ -21,6 +21,7 @@ export default defineRule({
   meta: {
     code: 'loop-invalid-state-schema',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'language',
     description: 'Require the Loop State Schema table of LOOP.md to be readable: field paths, types, parents, state values',
     scope: 'skill',

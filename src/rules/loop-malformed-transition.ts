@@ -12,6 +12,7 @@ export default defineRule({
   meta: {
     code: 'loop-malformed-transition',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'language',
     description: 'Disallow transition, trigger, handoff and halt lines in LOOP.md that do not parse',
     scope: 'skill',

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     code: 'loop-missing-for-transition-skill',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'completeness',
     description: 'Require a LOOP.md for a skill whose transitions come from a legacy HANDOFFS.md',
     scope: 'skill',

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'loop-missing-section',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'sections',
     description: 'Require every section of canonical_loop_sections as an H2 heading in LOOP.md',
     scope: 'skill',

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'loop-no-transitions',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'language',
     description: 'Require a State Transition Rule section of LOOP.md to contain at least one transition',
     scope: 'skill',

@@ -64,6 +64,7 @@ export default defineRule({
   meta: {
     code: 'loop-nonstandard-verb',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'language',
     description: 'Check that numbered steps in LOOP.md start with a verb from standard_verbs',
     scope: 'skill',

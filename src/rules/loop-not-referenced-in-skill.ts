@@ -24,6 +24,7 @@ export default defineRule({
   meta: {
     code: 'loop-not-referenced-in-skill',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'completeness',
     description: "Require the body of SKILL.md to reference the skill's LOOP.md",
     scope: 'skill',

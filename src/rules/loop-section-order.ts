@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     code: 'loop-section-order',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'sections',
     description: 'Require the canonical sections of LOOP.md to appear in the order of canonical_loop_sections',
     scope: 'skill',

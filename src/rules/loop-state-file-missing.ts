@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'loop-state-file-missing',
     defaultSeverity: 'info',
+    certainty: 'definite',
     category: 'completeness',
     description: 'Check that every loop state file listed in loop_state_files exists in the project',
     scope: 'project',

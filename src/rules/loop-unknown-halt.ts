@@ -6,6 +6,7 @@ export default defineRule({
     code: 'loop-unknown-halt',
     aliases: ['loop-unknown-halt-reason'],
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'language',
     description: 'Require every `halt <reason>` directive in LOOP.md to use a reason listed in halt_reasons',
     scope: 'skill',

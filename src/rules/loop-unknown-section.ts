@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'loop-unknown-section',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'sections',
     description: 'Disallow H2 sections in LOOP.md that are not listed in canonical_loop_sections',
     scope: 'skill',

@@ -10,6 +10,7 @@ export default defineRule({
   meta: {
     code: 'sim-error',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'simulation',
     description: 'Require a terminal state in a graph that has no entry point',
     scope: 'project',

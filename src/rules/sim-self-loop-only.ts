@@ -11,6 +11,7 @@ export default defineRule({
   meta: {
     code: 'sim-self-loop-only',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'simulation',
     description: 'Disallow reachable states whose only transitions lead back to themselves',
     scope: 'project',

@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     code: 'sim-trapped-cycle',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'simulation',
     description: 'Disallow reachable cycles that can neither reach a terminal state nor end by a halt bound',
     scope: 'project',

@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     code: 'sim-unreachable-terminal',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'simulation',
     description: 'Require every entry point to reach a terminal state (or a declared halt bound) within max_iterations iterations',
     scope: 'project',

@@ -9,6 +9,7 @@ export default defineRule({
   meta: {
     code: 'skill-absolute-path',
     defaultSeverity: 'error',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Disallow absolute file paths in SKILL.md links and machine-specific absolute paths in its prose',
     scope: 'skill',

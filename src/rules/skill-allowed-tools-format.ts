@@ -23,6 +23,7 @@ export default defineRule({
   meta: {
     code: 'skill-allowed-tools-format',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Require allowed-tools to be a space-separated string (or a YAML list), not comma-separated',
     scope: 'skill',

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'skill-body-too-long',
     defaultSeverity: 'error',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Limit SKILL.md to 500 lines (Agent Skills guidance)',
     scope: 'skill',

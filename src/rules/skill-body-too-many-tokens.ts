@@ -20,6 +20,7 @@ export default defineRule({
   meta: {
     code: 'skill-body-too-many-tokens',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Limit SKILL.md to about 5000 tokens (Agent Skills guidance)',
     scope: 'skill',

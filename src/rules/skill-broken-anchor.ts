@@ -9,6 +9,7 @@ export default defineRule({
   meta: {
     code: 'skill-broken-anchor',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'structure',
     description: 'Require the #anchor of a link in SKILL.md or a reference file to name a heading of its target',
     scope: 'skill',

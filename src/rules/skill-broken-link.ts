@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     code: 'skill-broken-link',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'structure',
     description: 'Require every relative link and image in SKILL.md and its reference files to point at a file that exists',
     scope: 'skill',

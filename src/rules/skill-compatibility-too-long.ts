@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-compatibility-too-long',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Limit the frontmatter compatibility field to 500 characters (Agent Skills)',
     scope: 'skill',

@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     code: 'skill-deep-file-reference',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Check that SKILL.md links to markdown files at most one directory level down',
     scope: 'skill',

@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-deep-reference',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Check that files linked from SKILL.md do not send agents on to further reference files',
     scope: 'skill',

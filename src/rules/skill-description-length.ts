@@ -1,16 +1,15 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace } from './lib/frontmatter-fields.js';
+import { DESCRIPTION_MAX, descriptionField, entryPlace } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
 
 const MIN = 10;
 const MAX = 200;
-/** Above this, skill-description-too-long (an error) reports it instead. */
-const HARD_MAX = 1024;
 
 export default defineRule({
   meta: {
     code: 'skill-description-length',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'frontmatter',
     description: 'Check the frontmatter description against the Loop Language guidance of 10-200 characters',
     scope: 'skill',
@@ -31,7 +30,8 @@ export default defineRule({
       const d = descriptionField(skill);
       if (!d) continue;
       const len = charLength(d.text);
-      const messageId = len < MIN ? 'tooShort' : len > MAX && len <= HARD_MAX ? 'tooLong' : null;
+      // above DESCRIPTION_MAX, skill-description-too-long reports it (one mistake, one report)
+      const messageId = len < MIN ? 'tooShort' : len > MAX && len <= DESCRIPTION_MAX ? 'tooLong' : null;
       if (messageId === null) continue;
       report({ messageId, data: { len }, at: entryPlace(skill, d.entry), skill: skill.name });
     }

@@ -74,6 +74,7 @@ export default defineRule({
   meta: {
     code: 'skill-description-missing-trigger',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'frontmatter',
     description: 'Require the frontmatter description to say when the skill should be used',
     scope: 'skill',

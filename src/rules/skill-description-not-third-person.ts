@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-description-not-third-person',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'frontmatter',
     description: 'Require the frontmatter description to be written in the third person',
     scope: 'skill',

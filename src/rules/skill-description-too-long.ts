@@ -1,13 +1,12 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace } from './lib/frontmatter-fields.js';
+import { DESCRIPTION_MAX, descriptionField, entryPlace } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
-
-const MAX = 1024;
 
 export default defineRule({
   meta: {
     code: 'skill-description-too-long',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Limit the frontmatter description to 1024 characters (Agent Skills)',
     scope: 'skill',
@@ -24,7 +23,7 @@ export default defineRule({
       const d = descriptionField(skill);
       if (!d) continue;
       const len = charLength(d.text);
-      if (len <= MAX) continue;
+      if (len <= DESCRIPTION_MAX) continue;
       report({ messageId: 'tooLong', data: { len }, at: entryPlace(skill, d.entry), skill: skill.name });
     }
   },

@@ -11,6 +11,7 @@ export default defineRule({
   meta: {
     code: 'skill-description-xml-tag',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Disallow XML/HTML tags in the frontmatter description',
     scope: 'skill',

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'skill-duplicate-name',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: 'Disallow two skills with the same name in one skills directory',
     scope: 'project',
@@ -23,6 +24,9 @@ export default defineRule({
     const home = (skill: Skill) => dirs.find((d) => d === '' || skill.dir.startsWith(`${d}/`)) ?? '';
     const firstByName = new Map<string, Skill>();
     for (const skill of project.skills) {
+      // a name that is not its folder's is skill-name-mismatch-dir's (or, when its form is wrong, the
+      // form rule's): their hints give the name that ends the clash too (one mistake, one report)
+      if (skill.name !== skill.dirName) continue;
       // one name in two skills directories (.claude/skills and .github/skills, two plugins, a copy
       // generated for another agent) is one skill served to several places, not a clash
       const key = `${home(skill)}\u0000${skill.name}`;

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'skill-duplicate-rules',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'completeness',
     description: 'Disallow more than one `## Rules` section in SKILL.md',
     scope: 'skill',

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     code: 'skill-invalid-frontmatter',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Require the SKILL.md frontmatter to be valid YAML holding a mapping of keys',
     scope: 'skill',

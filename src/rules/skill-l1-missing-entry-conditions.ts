@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'skill-l1-missing-entry-conditions',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'completeness',
     description: 'Require a `## Entry Conditions` section in the SKILL.md of an L1-RIGID skill',
     scope: 'skill',

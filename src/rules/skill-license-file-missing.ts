@@ -53,6 +53,7 @@ export default defineRule({
   meta: {
     code: 'skill-license-file-missing',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'frontmatter',
     description: 'Require a license file named in the frontmatter to exist in the skill directory',
     scope: 'skill',

@@ -182,6 +182,7 @@ export default defineRule({
   meta: {
     code: 'skill-magic-numbers',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'anti-patterns',
     description: 'Disallow unexplained numeric literals in the code blocks of a SKILL.md',
     scope: 'skill',

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'skill-metadata-deep-nesting',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Require every metadata value to be a plain value, not a nested map or list',
     scope: 'skill',

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'skill-metadata-inline-map',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Require metadata to be a block map of indented sub-keys',
     scope: 'skill',

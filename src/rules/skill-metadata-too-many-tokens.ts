@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { descriptionField, entryPlace, nameField, usableFrontmatter, userInvokedOnly } from './lib/frontmatter-fields.js';
+import { DESCRIPTION_MAX, descriptionField, entryPlace, nameField, usableFrontmatter, userInvokedOnly } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
 
 const MAX_TOKENS = 100;
@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-metadata-too-many-tokens',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Limit name + description to about 100 tokens (Agent Skills guidance)',
     scope: 'skill',
@@ -26,6 +27,8 @@ export default defineRule({
       if (!usableFrontmatter(skill) || userInvokedOnly(skill)) continue;
       const name = nameField(skill);
       const description = descriptionField(skill);
+      // a description over the specification's limit is skill-description-too-long's (one mistake, one report)
+      if (description && charLength(description.text) > DESCRIPTION_MAX) continue;
       // estimate: one token per 4 characters, plus 10 characters of framing
       const tokens = Math.floor((charLength(name?.text ?? skill.name) + charLength(description?.text ?? '') + 10) / 4);
       if (tokens <= MAX_TOKENS) continue;

@@ -82,6 +82,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-checklist',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'workflow',
     description: 'Require a checklist or numbered steps in a SKILL.md that describes a multi-step workflow',
     scope: 'skill',

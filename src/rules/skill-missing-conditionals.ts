@@ -12,6 +12,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-conditionals',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'workflow',
     description: 'Require explicit conditions (if/when/unless/otherwise) in a SKILL.md that asks the agent to choose',
     scope: 'skill',

@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-description',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'completeness',
     description: 'Require a `## Description` section and a non-empty `description` frontmatter field in SKILL.md',
     scope: 'skill',

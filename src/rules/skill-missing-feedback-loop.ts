@@ -21,6 +21,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-feedback-loop',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'workflow',
     description: 'Require a validate → fix → repeat cycle in a SKILL.md that talks about testing and implementation',
     scope: 'skill',

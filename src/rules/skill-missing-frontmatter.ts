@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-frontmatter',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Require SKILL.md to open with a closed `---` frontmatter block',
     scope: 'skill',

@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-rules',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'completeness',
     description: 'Require a `## Rules` section in SKILL.md',
     scope: 'skill',

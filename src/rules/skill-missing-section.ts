@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-section',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'completeness',
     description: 'Require the extra SKILL.md sections listed in `canonical_skill_sections`',
     scope: 'skill',

@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     code: 'skill-missing-state-model',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'completeness',
     description: 'Require a state model section (`## State Model` or one of its aliases) in SKILL.md',
     scope: 'skill',

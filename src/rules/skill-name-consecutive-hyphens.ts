@@ -1,23 +1,33 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, nameField } from './lib/frontmatter-fields.js';
+import { entryPlace } from './lib/frontmatter-fields.js';
+import { kebabCharsName, nameAdvice } from './lib/name-advice.js';
 
 export default defineRule({
   meta: {
     code: 'skill-name-consecutive-hyphens',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: "Disallow '--' in the frontmatter name",
     scope: 'skill',
     reference: 'improved',
     messages: {
-      consecutive: { message: "name '{name}' contains consecutive hyphens. Names must not contain '--'" },
+      consecutive: {
+        message: "name '{name}' contains consecutive hyphens. Names must not contain '--'",
+        help: 'A name is lower-case words joined by single hyphens: {advice}.',
+      },
     },
   },
   check({ project, report }) {
     for (const skill of project.skills) {
-      const name = nameField(skill);
+      const name = kebabCharsName(skill);
       if (!name || !name.text.includes('--')) continue;
-      report({ messageId: 'consecutive', data: { name: name.text }, at: entryPlace(skill, name.entry), skill: skill.name });
+      report({
+        messageId: 'consecutive',
+        data: { name: name.text, advice: nameAdvice(name.text, skill) },
+        at: entryPlace(skill, name.entry),
+        skill: skill.name,
+      });
     }
   },
 });

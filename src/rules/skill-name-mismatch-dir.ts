@@ -1,28 +1,44 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, nameField } from './lib/frontmatter-fields.js';
+import { isValidSkillName } from '../util/naming.js';
+import { entryPlace } from './lib/frontmatter-fields.js';
+import { writtenName } from './lib/name-advice.js';
+
+const MESSAGE = "name '{name}' does not match parent directory '{dir}'. The name field must match the directory name";
 
 export default defineRule({
   meta: {
     code: 'skill-name-mismatch-dir',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: 'Require the frontmatter name to equal the name of the skill directory',
     scope: 'skill',
     reference: 'improved',
     messages: {
-      mismatch: {
-        message: "name '{name}' does not match parent directory '{dir}'. The name field must match the directory name",
-        help: 'Rename the directory to `{name}` or set `name: {dir}`.',
+      mismatch: { message: MESSAGE, help: 'Rename the directory to `{name}` or set `name: {dir}`.' },
+      // the name is taken: renaming the directory would make two skills of one name
+      taken: { message: MESSAGE, help: "Set `name: {dir}`: '{name}' is the name of the skill in {other}." },
+      // the folder's name is no valid name: setting it would break the name rules
+      badDir: { message: MESSAGE, help: "Rename the directory to `{name}` ('{dir}' is not a valid skill name)." },
+      takenBadDir: {
+        message: MESSAGE,
+        help: "Give the skill and its directory a new name: '{name}' is the name of the skill in {other}, and '{dir}' is not a valid skill name.",
       },
     },
   },
   check({ project, report }) {
     for (const skill of project.skills) {
-      const name = nameField(skill);
+      const name = writtenName(skill);
       if (!name || name.text === skill.dirName) continue;
+      // a name of the wrong form is reported by the rule about its form, whose hint gives a name
+      // that also matches the folder: one mistake, one report
+      if (!isValidSkillName(name.text)) continue;
+      const other = project.skills.find((s) => s !== skill && s.name === name.text);
+      const dirOk = isValidSkillName(skill.dirName);
+      const messageId = other ? (dirOk ? 'taken' : 'takenBadDir') : dirOk ? 'mismatch' : 'badDir';
       report({
-        messageId: 'mismatch',
-        data: { name: name.text, dir: skill.dirName },
+        messageId,
+        data: { name: name.text, dir: skill.dirName, other: other?.dir ?? '' },
         at: entryPlace(skill, name.entry),
         skill: skill.name,
       });

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-not-gerund',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'naming',
     description: 'Require skill names to start with a gerund (`writing-stories`, not `story-writer`)',
     scope: 'skill',

@@ -1,12 +1,13 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, nameField } from './lib/frontmatter-fields.js';
-
-const RESERVED = ['anthropic', 'claude'] as const;
+import { RESERVED_NAME_WORDS } from '../util/naming.js';
+import { entryPlace } from './lib/frontmatter-fields.js';
+import { nameAdvice, writtenName } from './lib/name-advice.js';
 
 export default defineRule({
   meta: {
     code: 'skill-name-reserved-word',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: "Disallow the reserved words 'anthropic' and 'claude' in the frontmatter name",
     scope: 'skill',
@@ -14,18 +15,23 @@ export default defineRule({
     messages: {
       reserved: {
         message: "name '{name}' contains reserved word '{word}'",
-        help: "Skill names must not contain 'anthropic' or 'claude'. Name the skill after what it does.",
+        help: "Skill names must not contain 'anthropic' or 'claude'. Name the skill after what it does: {advice}.",
       },
     },
   },
   check({ project, report }) {
     for (const skill of project.skills) {
-      const name = nameField(skill);
+      const name = writtenName(skill);
       if (!name) continue;
       const lower = name.text.toLowerCase();
-      for (const word of RESERVED) {
+      for (const word of RESERVED_NAME_WORDS) {
         if (!lower.includes(word)) continue;
-        report({ messageId: 'reserved', data: { name: name.text, word }, at: entryPlace(skill, name.entry), skill: skill.name });
+        report({
+          messageId: 'reserved',
+          data: { name: name.text, word, advice: nameAdvice(name.text, skill) },
+          at: entryPlace(skill, name.entry),
+          skill: skill.name,
+        });
       }
     }
   },

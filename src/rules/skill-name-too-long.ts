@@ -1,13 +1,14 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, nameField } from './lib/frontmatter-fields.js';
+import { SKILL_NAME_MAX } from '../util/naming.js';
 import { charLength } from '../util/text.js';
-
-const MAX = 64;
+import { entryPlace } from './lib/frontmatter-fields.js';
+import { nameAdvice, writtenName } from './lib/name-advice.js';
 
 export default defineRule({
   meta: {
     code: 'skill-name-too-long',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'frontmatter',
     description: 'Limit the frontmatter name to 64 characters (Agent Skills)',
     scope: 'skill',
@@ -15,17 +16,22 @@ export default defineRule({
     messages: {
       tooLong: {
         message: "name '{name}' exceeds 64 characters ({len} chars)",
-        help: 'Agent Skills names are 1-64 characters. Shorten the name (and rename the directory to match).',
+        help: 'Agent Skills names are 1-64 characters: {advice}.',
       },
     },
   },
   check({ project, report }) {
     for (const skill of project.skills) {
-      const name = nameField(skill);
+      const name = writtenName(skill);
       if (!name) continue;
       const len = charLength(name.text);
-      if (len <= MAX) continue;
-      report({ messageId: 'tooLong', data: { name: name.text, len }, at: entryPlace(skill, name.entry), skill: skill.name });
+      if (len <= SKILL_NAME_MAX) continue;
+      report({
+        messageId: 'tooLong',
+        data: { name: name.text, len, advice: nameAdvice(name.text, skill) },
+        at: entryPlace(skill, name.entry),
+        skill: skill.name,
+      });
     }
   },
 });

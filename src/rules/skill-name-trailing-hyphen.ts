@@ -1,23 +1,33 @@
 import { defineRule } from '../engine/rule.js';
-import { entryPlace, nameField } from './lib/frontmatter-fields.js';
+import { entryPlace } from './lib/frontmatter-fields.js';
+import { kebabCharsName, nameAdvice } from './lib/name-advice.js';
 
 export default defineRule({
   meta: {
     code: 'skill-name-trailing-hyphen',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'naming',
     description: 'Disallow a hyphen at the end of the frontmatter name',
     scope: 'skill',
     reference: 'improved',
     messages: {
-      trailing: { message: "name '{name}' ends with a hyphen. Names must not end with a hyphen" },
+      trailing: {
+        message: "name '{name}' ends with a hyphen. Names must not end with a hyphen",
+        help: 'A name is lower-case words joined by single hyphens: {advice}.',
+      },
     },
   },
   check({ project, report }) {
     for (const skill of project.skills) {
-      const name = nameField(skill);
+      const name = kebabCharsName(skill);
       if (!name || !name.text.endsWith('-')) continue;
-      report({ messageId: 'trailing', data: { name: name.text }, at: entryPlace(skill, name.entry), skill: skill.name });
+      report({
+        messageId: 'trailing',
+        data: { name: name.text, advice: nameAdvice(name.text, skill) },
+        at: entryPlace(skill, name.entry),
+        skill: skill.name,
+      });
     }
   },
 });

@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     code: 'skill-name-vague',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'naming',
     description: 'Disallow vague words (helper, utils, tools, misc) in the frontmatter name',
     scope: 'skill',

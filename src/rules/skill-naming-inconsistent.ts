@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'skill-naming-inconsistent',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'naming',
     description: 'Require all skill names of a project to follow one naming pattern',
     scope: 'project',

@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     code: 'skill-no-progressive-disclosure',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'progressive',
     description: 'Check that a SKILL.md longer than 200 lines points to separate reference files',
     scope: 'skill',

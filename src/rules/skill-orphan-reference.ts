@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'skill-orphan-reference',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'progressive',
     description: 'Check that every markdown file in a skill directory is linked or named in SKILL.md',
     scope: 'skill',

@@ -40,6 +40,7 @@ export default defineRule({
   meta: {
     code: 'skill-punts-to-claude',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'anti-patterns',
     description: 'Disallow catch-all except clauses that only pass or re-raise in the code blocks of a SKILL.md',
     scope: 'skill',

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     code: 'skill-read-error',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'discovery',
     description: 'Require every SKILL.md and LOOP.md of a skill to be readable UTF-8 text',
     scope: 'project',

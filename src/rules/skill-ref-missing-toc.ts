@@ -9,6 +9,7 @@ export default defineRule({
   meta: {
     code: 'skill-ref-missing-toc',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Require a table of contents in reference files longer than 100 lines',
     scope: 'skill',

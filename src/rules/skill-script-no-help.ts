@@ -18,6 +18,7 @@ export default defineRule({
   meta: {
     code: 'skill-script-no-help',
     defaultSeverity: 'info',
+    certainty: 'heuristic',
     category: 'scripts',
     description: 'Require --help or usage handling in the scripts of a skill',
     scope: 'skill',

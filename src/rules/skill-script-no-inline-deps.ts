@@ -40,6 +40,7 @@ export default defineRule({
   meta: {
     code: 'skill-script-no-inline-deps',
     defaultSeverity: 'info',
+    certainty: 'heuristic',
     category: 'scripts',
     description: 'Require inline dependency declarations in Python, JavaScript/TypeScript and Ruby scripts of a skill',
     scope: 'skill',

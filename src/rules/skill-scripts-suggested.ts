@@ -14,6 +14,7 @@ export default defineRule({
   meta: {
     code: 'skill-scripts-suggested',
     defaultSeverity: 'info',
+    certainty: 'heuristic',
     category: 'scripts',
     description: 'Suggest a scripts/ directory for a skill whose SKILL.md runs shell or Python code',
     scope: 'skill',

@@ -23,6 +23,7 @@ export default defineRule({
   meta: {
     code: 'skill-term-inconsistency',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'terminology',
     description: 'Disallow using several synonyms for the same concept in the prose of a SKILL.md',
     scope: 'skill',

@@ -67,6 +67,7 @@ export default defineRule({
   meta: {
     code: 'skill-time-sensitive',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'structure',
     description: 'Check SKILL.md prose and description for dates (month and year) that will go stale',
     scope: 'skill',

@@ -28,6 +28,7 @@ export default defineRule({
   meta: {
     code: 'skill-too-many-options',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'anti-patterns',
     description: 'Limit the number of equivalent options a SKILL.md offers for one task',
     scope: 'skill',

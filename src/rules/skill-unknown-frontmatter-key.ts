@@ -45,6 +45,7 @@ export default defineRule({
   meta: {
     code: 'skill-unknown-frontmatter-key',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'frontmatter',
     description: 'Check that top-level frontmatter keys are ones that agents read, or x- extensions',
     scope: 'skill',

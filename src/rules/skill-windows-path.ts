@@ -1,6 +1,6 @@
 import type { Root } from 'mdast';
 import { defineRule } from '../engine/rule.js';
-import { isWindowsPath, pathTokens, windowsPathStart } from '../util/paths.js';
+import { isAbsoluteDestination, isWindowsPath, pathTokens, windowsPathStart } from '../util/paths.js';
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
 import { urlPosition, valuePosition } from '../parse/source-map.js';
 import { isConversionExample, onCounterExampleLine } from './lib/code.js';
@@ -18,6 +18,7 @@ export default defineRule<'backslash', Found[]>({
   meta: {
     code: 'skill-windows-path',
     defaultSeverity: 'error',
+    certainty: 'heuristic',
     category: 'structure',
     description: "Disallow Windows-style paths (backslashes) to a skill's own files in SKILL.md prose, inline code and links",
     scope: 'skill',
@@ -36,7 +37,8 @@ export default defineRule<'backslash', Found[]>({
       const found: Found[] = [];
       // a link destination never legitimately contains a backslash
       const links = urlNodes(root).filter((n) => n.url.includes('\\'));
-      for (const node of links) found.push({ ...urlPosition(file, node), start: 'link' });
+      // … except an absolute one (`C:\Users\ann\x.md`): skill-absolute-path reports it (one mistake, one report)
+      for (const node of links) if (!isAbsoluteDestination(node.url)) found.push({ ...urlPosition(file, node), start: 'link' });
       // text values have markdown escapes decoded: `\_` or `\|` is not a backslash
       for (const node of proseNodes(root, true)) {
         // a Windows path has a backslash; the link is reported once, at its destination

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'state-enforced-missing',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'states',
     description: 'Require every enforced state of the configuration to appear in a transition',
     scope: 'project',

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'state-invalid-name',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'states',
     description: 'Require state names in transitions to be lower-case kebab-case with a hyphen (or an enforced state)',
     scope: 'project',

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'state-missing-bug-feedback',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'states',
     description: 'Require a transition from the QA and acceptance states back to the bug-fix state',
     scope: 'project',

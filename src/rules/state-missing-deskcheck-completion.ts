@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'state-missing-deskcheck-completion',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'states',
     description: 'Require the configured completion transition out of the desk-check state',
     scope: 'project',

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'state-missing-deskcheck-entry',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'states',
     description: 'Require the configured transition into the desk-check state',
     scope: 'project',

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     code: 'state-missing-deskcheck-feedback',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'states',
     description: 'Require the configured feedback transition out of the desk-check state',
     scope: 'project',

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'state-undeclared-in-skill',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'states',
     description: 'Require every state of the transition graph to be declared in some SKILL.md state model',
     scope: 'project',

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     code: 'state-undefined-in-graph',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'states',
     description: 'Require every state declared in a SKILL.md state model to appear in the transition graph',
     scope: 'skill',

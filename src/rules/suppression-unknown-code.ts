@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     code: 'suppression-unknown-code',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'config',
     description: 'Require suppression comments to name existing diagnostic codes',
     scope: 'project',

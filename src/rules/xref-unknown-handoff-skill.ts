@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     code: 'xref-unknown-handoff-skill',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'cross-references',
     description: 'Check that `handoff <skill> to <agent>` lines outside transition rules name a skill of the project',
     scope: 'skill',

@@ -45,6 +45,7 @@ export default defineRule({
   meta: {
     code: 'xref-unknown-readme-skill',
     defaultSeverity: 'warning',
+    certainty: 'heuristic',
     category: 'cross-references',
     description: 'Check that skill names written as inline code in the project README.md exist',
     scope: 'project',

@@ -24,6 +24,7 @@ const stateFileCodes = [
   code({
     code: 'state-file-malformed',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'state-file',
     description: 'Require a state file to be valid JSON or YAML holding a map of fields, each key written once',
     scope: 'project',
@@ -46,6 +47,7 @@ const stateFileCodes = [
   code({
     code: 'state-file-missing-field',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'state-file',
     description: 'Require every required field of the Loop State Schema in the state file',
     scope: 'project',
@@ -60,6 +62,7 @@ const stateFileCodes = [
   code({
     code: 'state-file-wrong-type',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'state-file',
     description: 'Require every value of a state file to have the type its Loop State Schema row declares',
     scope: 'project',
@@ -86,6 +89,7 @@ const stateFileCodes = [
   code({
     code: 'state-file-invalid-value',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'state-file',
     description: 'Require an enumerated field of a state file to hold one of its declared values',
     scope: 'project',
@@ -100,6 +104,7 @@ const stateFileCodes = [
   code({
     code: 'state-file-unknown-state',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'state-file',
     description: 'Require a field of type state to name a state of the skill (through its state-value table, when it has one)',
     scope: 'project',
@@ -118,6 +123,7 @@ const stateFileCodes = [
   code({
     code: 'state-file-unknown-field',
     defaultSeverity: 'warning',
+    certainty: 'definite',
     category: 'state-file',
     description: 'Check that every field of a state file is described by the Loop State Schema',
     scope: 'project',
@@ -135,6 +141,7 @@ const traceCodes = [
   code({
     code: 'trace-malformed-step',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'trace',
     description: 'Require every line of a trace to be one JSON object with a string state and well-typed optional fields',
     scope: 'project',
@@ -163,6 +170,7 @@ const traceCodes = [
   code({
     code: 'trace-unknown-state',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'trace',
     description: 'Require every state of a trace to be a state of the contract (the combined graph, or the skill given with --skill)',
     scope: 'project',
@@ -174,6 +182,7 @@ const traceCodes = [
   code({
     code: 'trace-unknown-skill',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'trace',
     description: 'Require every skill a trace step names to be a skill of the project',
     scope: 'project',
@@ -185,6 +194,7 @@ const traceCodes = [
   code({
     code: 'trace-undeclared-transition',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'trace',
     description: 'Require every change of state in a trace to be a transition the contract declares',
     scope: 'project',
@@ -203,6 +213,7 @@ const traceCodes = [
   code({
     code: 'trace-halt-bound-exceeded',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'trace',
     description: 'Require a run to leave a state before the halt bound of its halting transition is spent',
     scope: 'project',
@@ -217,6 +228,7 @@ const traceCodes = [
   code({
     code: 'trace-handoff-mismatch',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'trace',
     description: 'Require the step after a handoff transition to name the declared skill and agent',
     scope: 'project',
@@ -235,6 +247,7 @@ const traceCodes = [
   code({
     code: 'trace-handoff-unhandled',
     defaultSeverity: 'error',
+    certainty: 'definite',
     category: 'trace',
     description: 'Require a handoff the run takes to hand the new state to a skill whose contract has a transition out of it',
     scope: 'project',
@@ -249,6 +262,7 @@ const traceCodes = [
   code({
     code: 'trace-still-running',
     defaultSeverity: 'info',
+    certainty: 'definite',
     category: 'trace',
     description: 'Report a run whose last step is in neither a terminal nor a halted state',
     scope: 'project',

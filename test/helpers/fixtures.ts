@@ -22,7 +22,14 @@ export interface ExpectedDiagnostic {
   column: number | null;
   message?: string;
   messageId?: string;
-  severity?: string;
+  /** rule fixtures: the hint, checked when given */
+  help?: string;
+  /**
+   * rule fixtures: required. One severity for every preset the case runs under, or one per preset
+   * (`{loop-language: error, agent-skills: warning}`; `off`: not reported under that preset).
+   * Runtime fixtures: the code's severity when absent.
+   */
+  severity?: string | Record<string, string>;
 }
 
 export interface FixtureCase {

@@ -59,6 +59,9 @@ export function nameField(skill: Skill): { entry: FrontmatterEntry; text: string
   return textField(skill, 'name');
 }
 
+/** The longest description the Agent Skills specification accepts, in characters (skill-description-too-long). */
+export const DESCRIPTION_MAX = 1024;
+
 /** The frontmatter `description`, trimmed (a block scalar's final line break is not part of it). */
 export function descriptionField(skill: Skill): { entry: FrontmatterEntry; text: string } | undefined {
   return textField(skill, 'description', true);

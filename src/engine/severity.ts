@@ -1,0 +1,148 @@
+/**
+ * The severity of every rule in a run, decided in one place. In order, a later step winning:
+ *
+ * 1. the rule's default (`meta.defaultSeverity`: the reference's severity);
+ * 2. the presets' severity tables, in the order the presets are named;
+ * 3. the certainty policy: where heuristic errors are not allowed — under the agent-skills preset,
+ *    and in every project loopkit configures by itself (no `.loopkit.yaml`, no `--preset`) — a
+ *    heuristic rule (`meta.certainty`) that would be an error is a warning. Only findings loopkit
+ *    is certain of fail a build there;
+ * 4. the config file's `rules:` (what the user writes always wins);
+ * 5. the config file's `overrides:` whose `files:` globs match the file a diagnostic is in (a later
+ *    entry wins over an earlier one, and every entry over `rules:`).
+ *
+ * A rule runs when it is on somewhere: off in 1-4 but on in an override, it runs and reports only
+ * in the files that override matches.
+ */
+import { minimatch } from 'minimatch';
+import { ConfigError, type ConfigIssue } from '../config/errors.js';
+import type { LoadedConfig } from '../config/load.js';
+import { PRESETS } from '../config/presets.js';
+import type { SeveritySetting } from '../config/schema.js';
+import { closest } from '../util/closest.js';
+import type { Severity } from './diagnostic.js';
+import type { Rule, RuleMeta } from './rule.js';
+
+export type Setting = Severity | 'off';
+
+/** How the presets of a run were chosen. */
+export interface PresetChoice {
+  /** the presets, in order */
+  presets: readonly string[];
+  /** loopkit chose them itself: the project has no `.loopkit.yaml` and no `--preset` was given */
+  auto: boolean;
+}
+
+/** May heuristic rules be errors? Never where loopkit configured the project itself; else as the last preset says. */
+export function heuristicErrorsAllowed(choice: PresetChoice): boolean {
+  if (choice.auto) return false;
+  const last = choice.presets[choice.presets.length - 1];
+  return last === undefined ? true : (PRESETS[last]?.heuristicErrors ?? true);
+}
+
+/** Steps 1-3: the severity a rule has before the config file's `rules:` and `overrides:`. */
+export function presetSeverity(meta: Pick<RuleMeta, 'code' | 'aliases' | 'defaultSeverity' | 'certainty'>, choice: PresetChoice): Setting {
+  let severity: Setting = meta.defaultSeverity;
+  const names = [meta.code, ...(meta.aliases ?? [])];
+  for (const name of choice.presets) {
+    const table = PRESETS[name]?.rules ?? {};
+    for (const n of names) if (table[n] !== undefined) severity = normalise(table[n]);
+  }
+  if (severity === 'error' && meta.certainty === 'heuristic' && !heuristicErrorsAllowed(choice)) severity = 'warning';
+  return severity;
+}
+
+function normalise(s: SeveritySetting): Setting {
+  return s === 'warn' ? 'warning' : s;
+}
+
+interface CompiledOverride {
+  globs: readonly string[];
+  rules: ReadonlyMap<Rule, Setting>;
+}
+
+/** The severities of a run: one per rule, and those of each override. */
+export class SeverityPlan {
+  /** per file: the overrides (indices) whose globs match it */
+  private readonly matched = new Map<string, readonly number[]>();
+
+  constructor(
+    /** steps 1-4: the severity of each rule outside every override */
+    readonly base: ReadonlyMap<Rule, Setting>,
+    private readonly overrides: readonly CompiledOverride[],
+  ) {}
+
+  /** Is the rule on anywhere (in general, or in some override)? */
+  runs(rule: Rule): boolean {
+    return this.base.get(rule) !== 'off' || this.overrides.some((o) => (o.rules.get(rule) ?? 'off') !== 'off');
+  }
+
+  /** The severity of the rule's diagnostics in this file (project-relative, `/` separated). */
+  at(rule: Rule, file: string): Setting {
+    let severity = this.base.get(rule) ?? 'off';
+    if (this.overrides.length === 0) return severity;
+    for (const i of this.matching(file)) severity = this.overrides[i]!.rules.get(rule) ?? severity;
+    return severity;
+  }
+
+  private matching(file: string): readonly number[] {
+    let out = this.matched.get(file);
+    if (out === undefined) {
+      out = this.overrides.flatMap((o, i) => (o.globs.some((g) => matchesGlob(file, g)) ? [i] : []));
+      this.matched.set(file, out);
+    }
+    return out;
+  }
+}
+
+/**
+ * Does a project-relative path match a glob of `overrides:`? minimatch's syntax (as ESLint's
+ * `files:`), dot files included; a leading `./` or `/` anchors at the project root (as it does
+ * anyway), and a glob ending in `/` matches everything in that folder.
+ */
+export function matchesGlob(file: string, glob: string): boolean {
+  let g = glob.replace(/^(?:\.\/)+/u, '').replace(/^\/+/u, '');
+  if (g.endsWith('/')) g = `${g}**`;
+  return minimatch(file, g, { dot: true });
+}
+
+/**
+ * The severities of a run from the rules, how the presets were chosen and the loaded config.
+ * Throws a ConfigError (every unknown rule name, located, with a suggestion) when `rules:` or an
+ * override names a rule loopkit does not have.
+ */
+export function severityPlan(
+  all: readonly Rule[],
+  index: ReadonlyMap<string, Rule>,
+  loaded: LoadedConfig,
+  choice: PresetChoice,
+): SeverityPlan {
+  const problems: ConfigIssue[] = [];
+  const settings = (written: Readonly<Record<string, SeveritySetting>>, path: string): Map<Rule, Setting> => {
+    const out = new Map<Rule, Setting>();
+    for (const [name, setting] of Object.entries(written)) {
+      const rule = index.get(name);
+      if (rule) {
+        out.set(rule, normalise(setting));
+        continue;
+      }
+      const pos = loaded.positions.get(`${path}.${name}`);
+      const guess = closest(name, [...index.keys()]);
+      problems.push({
+        line: pos?.line ?? null,
+        column: pos?.column ?? null,
+        field: `${path}.${name}`,
+        detail: `unknown rule '${name}'${guess ? `; did you mean '${guess}'?` : ''}`,
+      });
+    }
+    return out;
+  };
+  const written = settings(loaded.config.rules, 'rules');
+  const base = new Map<Rule, Setting>(all.map((r) => [r, written.get(r) ?? presetSeverity(r.meta, choice)]));
+  const overrides = (loaded.config.overrides ?? []).map((o, i) => ({ globs: o.files, rules: settings(o.rules, `overrides.${i}.rules`) }));
+  if (problems.length > 0) {
+    problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+    throw new ConfigError(loaded.file ?? '.loopkit.yaml', problems);
+  }
+  return new SeverityPlan(base, overrides);
+}

@@ -12,6 +12,11 @@ export interface Preset {
   name: string;
   /** one line for --help, the docs and the note printed when it is chosen automatically */
   description: string;
+  /**
+   * where the config file writes no `skills_dir`: every SKILL.md of the project is a skill (true), or
+   * the skills are in `skills/`, the reference's default (false)
+   */
+  skillsEverywhere: boolean;
   /** settings, used where the config file does not write the key */
   config: Partial<Config>;
   /** rule severities, used where the config file's `rules:` does not list the rule */
@@ -22,12 +27,14 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
   'loop-language': {
     name: 'loop-language',
     description: 'Loop Language contracts: SKILL.md sections, LOOP.md, the state machine, plus the Agent Skills checks',
+    skillsEverywhere: false,
     config: {},
     rules: {},
   },
   'agent-skills': {
     name: 'agent-skills',
     description: 'plain Agent Skills (agentskills.io specification and skill-authoring best practices), no Loop Language conventions',
+    skillsEverywhere: true,
     config: {
       // the Loop Language's own sections (Description, Rules, State Model) and forge's state files
       canonical_skill_sections: [],
@@ -61,6 +68,12 @@ export const PRESET_NAMES: readonly string[] = Object.keys(PRESETS);
 /** Which preset a project gets when neither its config nor the command line names one. */
 export function defaultPreset(hasConfigFile: boolean, hasLoop: boolean): string {
   return hasConfigFile || hasLoop ? 'loop-language' : 'agent-skills';
+}
+
+/** Do the presets (a later one wins) find skills everywhere where the config writes no `skills_dir`? */
+export function skillsEverywhere(names: readonly string[]): boolean {
+  const last = [...names].reverse().find((n) => PRESETS[n] !== undefined);
+  return last !== undefined && PRESETS[last]!.skillsEverywhere;
 }
 
 /**

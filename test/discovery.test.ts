@@ -3,7 +3,7 @@
  * (docs/discovery.md). The fixture projects fixtures/projects/discovery-* hold one behaviour each;
  * .git folders (which a fixture cannot commit) are made in temporary directories.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/cli.js';
@@ -123,6 +123,19 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     expect(root.stdout).toContain(
       'SKILL.md: error: The SKILL.md at the project root was not checked: loopkit checks the skill folders below the root  [skill-outside-skills-dir]',
     );
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a folder that cannot be read is named in a note (not as root: permissions do not apply)', () => {
+    const dir = temps.dir();
+    writeSkill(dir, 'skills/reviewing-code');
+    writeSkill(dir, 'locked/drafting-notes');
+    chmodSync(join(dir, 'locked'), 0o000);
+    try {
+      const r = run([dir]);
+      expect(r.stderr).toContain('loopkit: 1 folder could not be read, and any skill in it was not found: locked.');
+    } finally {
+      chmodSync(join(dir, 'locked'), 0o755);
+    }
   });
 
   it('a project without any skill is exit 2, with what was ignored', () => {

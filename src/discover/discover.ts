@@ -83,6 +83,8 @@ export interface Discovery {
   ignored: IgnoredFolder[];
   /** the project root holds a SKILL.md without frontmatter: an index of the collection, not a skill */
   rootIndex: boolean;
+  /** folders that could not be read: any skill in them was not found, sorted */
+  unreadable: string[];
 }
 
 /** Is the real path `path` strictly inside the real folder `dir`? */
@@ -94,7 +96,7 @@ const inside = (path: string, dir: string) => path.startsWith(dir.endsWith(sep) 
  * folders inside them are the skills, every other one is unchecked.
  */
 export function classify(walk: Walk, skillsDirs: readonly string[] | null, realOf: (dir: string) => string | null): Discovery {
-  const base = { subprojects: walk.subprojects, ignored: walk.ignored, rootIndex: walk.rootIndex };
+  const base = { subprojects: walk.subprojects, ignored: walk.ignored, rootIndex: walk.rootIndex, unreadable: walk.unreadable };
   const found = walk.skillDirs.filter((d) => d !== '');
   const unchecked: UncheckedSkill[] = walk.skillDirs.includes('') ? [{ dir: '', reason: 'root' }] : [];
   /** folders of `list` with another folder of `list` above them (by `key`: the path or the real path, separated by `s`) */

@@ -28,6 +28,8 @@ export interface Walk {
   ignored: IgnoredFolder[];
   /** the project root holds a SKILL.md without frontmatter: an index of the collection, not a skill */
   rootIndex: boolean;
+  /** folders that could not be read (permissions): any skill in them was not found, sorted */
+  unreadable: string[];
 }
 
 /** Does a SKILL.md start with a frontmatter block (`---` … `---`), as every skill's does? */
@@ -52,6 +54,7 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
   const visited = new Set<string>();
   const links: { abs: string; path: string; rules: IgnoreRules }[] = [];
   let rootIndex = false;
+  const unreadable: string[] = [];
 
   const visit = (abs: string, path: string, real: string, here: IgnoreRules, isStart: boolean) => {
     visited.add(real);
@@ -59,6 +62,7 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
     try {
       entries = readdirSync(abs, { withFileTypes: true }).sort(byName);
     } catch {
+      unreadable.push(path);
       return;
     }
     if (!isStart && entries.some((e) => e.name === CONFIG_FILE)) {
@@ -96,7 +100,7 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
   };
 
   const realRoot = insideRoot(root, root);
-  if (realRoot === null) return { skillDirs: [], realPaths: new Map(), subprojects, ignored, rootIndex };
+  if (realRoot === null) return { skillDirs: [], realPaths: new Map(), subprojects, ignored, rootIndex, unreadable };
   visit(root, '', realRoot, rules, true);
   for (const start of starts) {
     const real = insideRoot(join(root, start), root);
@@ -127,5 +131,5 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
   const skillDirs = [...byReal.values()].sort();
   const realPaths = new Map(skillDirs.map((d) => [d, found.get(d)!]));
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { skillDirs, realPaths, subprojects: subprojects.sort(), ignored, rootIndex };
+  return { skillDirs, realPaths, subprojects: subprojects.sort(), ignored, rootIndex, unreadable: unreadable.sort() };
 }

@@ -88,6 +88,8 @@ export interface Layout {
   ignored: IgnoredFolder[];
   /** the project root holds a SKILL.md without frontmatter: an index of the collection, not a skill */
   rootIndex: boolean;
+  /** folders that could not be read: any skill in them was not found, sorted */
+  unreadable: string[];
 }
 
 export interface LayoutOptions {
@@ -120,6 +122,7 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     subprojects: d.subprojects,
     ignored: d.ignored,
     rootIndex: d.rootIndex,
+    unreadable: d.unreadable,
   });
   const realOf = (d: string) => insideRoot(join(root, d), root);
   if (options.everywhere) {

@@ -8,15 +8,15 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addOutputOptions, configFailure, maxWarnings, printReport, type CliIo, type OutputOptions } from './commands/output.js';
 import { runState, type StateOptions } from './commands/state.js';
 import { runTrace, type TraceOptions } from './commands/trace.js';
 import { CONFIG_FILE } from './config/errors.js';
+import { DEFAULT_IGNORES } from './discover/ignore.js';
 import { cacheFilePath } from './engine/cache.js';
 import { PRESET_NAMES } from './config/presets.js';
-import { DEFAULT_SKILLS_DIRS } from './discover/discover.js';
 import { UsageError } from './engine/errors.js';
 import { lint, type LintResult } from './engine/run.js';
 import type { RunnerOptions } from './engine/runner.js';
@@ -43,6 +43,7 @@ interface CheckOptions extends OutputOptions {
   concurrency?: string;
   timing?: boolean;
   preset?: string;
+  ignorePattern?: string[];
 }
 
 /** The worker entry next to this module: present in the bundle (dist/), not when run from source. */
@@ -57,6 +58,14 @@ function concurrency(value: string | undefined): RunnerOptions['concurrency'] {
   if (value === 'off') return 'off';
   if (/^[1-9]\d{0,2}$/u.test(value)) return Number(value);
   throw new UsageError(`--concurrency takes a number of worker threads (1–999), 'auto' or 'off', not '${value}'`);
+}
+
+/** What a command that reads a project passes on to the engine besides the runner: the preset, the ignore patterns. */
+function projectOptions(opts: Pick<CheckOptions, 'preset' | 'ignorePattern'>): { preset?: string; ignorePatterns?: string[] } {
+  return {
+    ...(opts.preset ? { preset: opts.preset } : {}),
+    ...(opts.ignorePattern && opts.ignorePattern.length > 0 ? { ignorePatterns: opts.ignorePattern } : {}),
+  };
 }
 
 /** How the per-file phase runs for a command: cache and threads. */
@@ -102,13 +111,36 @@ function timingReport(result: LintResult, startup: number, report: number): stri
   return `${lines.join('\n')}\n`;
 }
 
+/** --verbose: where discovery looked, and what it left out and why. */
+function discoveryLines(result: LintResult): string[] {
+  const { project, layout } = result;
+  const shown = (d: string) => displayPath(project.displayRoot, d);
+  const some = (list: readonly string[]) => `${list.slice(0, 3).map(shown).join(', ')}${list.length > 3 ? `, … (${list.length})` : ''}`;
+  const lines = [
+    layout.everywhere ? `  skills: every SKILL.md below ${shown('')}` : `  skills_dir: ${project.skillsDirs.map(shown).join(', ')}`,
+  ];
+  // the folders not walked, by the pattern that ignored them
+  const groups = new Map<string, string[]>();
+  for (const { path, match } of layout.ignored) {
+    const from = match.source === 'default' ? 'default' : match.source === 'gitignore' ? (match.file ?? '.gitignore') : match.source;
+    const key = `${match.pattern} (${from})`;
+    groups.set(key, [...(groups.get(key) ?? []), path]);
+  }
+  lines.push(`  ignored: ${layout.ignored.length} ${layout.ignored.length === 1 ? 'folder' : 'folders'}${groups.size > 0 ? ':' : ''}`);
+  for (const [key, paths] of groups) lines.push(`    ${key}: ${some(paths)}`);
+  if (layout.nested.length > 0) lines.push(`  inside other skills (part of them): ${some(layout.nested)}`);
+  if (layout.subprojects.length > 0) lines.push(`  projects of their own: ${some(layout.subprojects)}`);
+  if (layout.unchecked.length > 0) lines.push(`  not checked (skill-outside-skills-dir): ${some(layout.unchecked.map((u) => u.dir))}`);
+  return lines;
+}
+
 function verboseReport(result: LintResult): string {
   const lines: string[] = [];
   const { project } = result;
   lines.push(`  project: ${displayPath(project.displayRoot, '')}`);
   lines.push(`  config: ${project.configFile ? displayPath(project.displayRoot, project.configFile) : '(none, defaults)'}`);
-  lines.push(`  skills_dir: ${project.skillsDirs.map((d) => displayPath(project.displayRoot, d)).join(', ')}`);
   lines.push(`  presets: ${project.presets.join(', ')}`);
+  lines.push(...discoveryLines(result));
   lines.push(
     `  discovered: ${project.skills.length} skills, ${result.graph.states.length} states, ${result.graph.edges.length} transitions`,
   );
@@ -127,8 +159,9 @@ function verboseReport(result: LintResult): string {
 
 /**
  * The project to check. A directory is the project root. Files (as a pre-commit hook passes them)
- * select the project they belong to: the nearest directory above them that holds `.loopkit.yaml`;
- * the whole project is checked, because its contracts are cross-file.
+ * select the project they belong to: the nearest directory above them that holds `.loopkit.yaml`,
+ * else the top of the git repository they are in; the whole project is checked, because its
+ * contracts are cross-file.
  */
 export function projectRoot(paths: readonly string[], cwd: string): string {
   if (paths.length === 0) return '.';
@@ -138,9 +171,7 @@ export function projectRoot(paths: readonly string[], cwd: string): string {
     if (!existsSync(p)) throw new UsageError(`path not found: ${p}`);
     const dir = projectOf(resolve(cwd, p), statSync(p).isDirectory());
     if (dir === null) {
-      throw new UsageError(
-        `no ${CONFIG_FILE} above ${p}, and it is not in a skills directory (${DEFAULT_SKILLS_DIRS.join(', ')}); give the project directory instead`,
-      );
+      throw new UsageError(`no ${CONFIG_FILE} above ${p}, and it is not in a git repository; give the project directory instead`);
     }
     roots.add(dir);
   }
@@ -149,24 +180,16 @@ export function projectRoot(paths: readonly string[], cwd: string): string {
   return relative(cwd, [...roots][0]!) || '.';
 }
 
-/** The layouts of DEFAULT_SKILLS_DIRS as path prefixes (a `*` matches one directory name). */
-const LAYOUTS = DEFAULT_SKILLS_DIRS.map((d) => {
-  const escaped = d.split('.').join('\\.').split('*').join('[^/]+');
-  return new RegExp('^' + escaped + '/', 'u');
-});
-
 /**
- * The project a file belongs to: the nearest directory above it with a `.loopkit.yaml`; without
- * one, the outermost directory (not above the repository root) under whose skills directory the
- * file lies (`<root>/skills/x/SKILL.md`, `<root>/plugins/p/skills/x/SKILL.md` …); else null.
+ * The project a file belongs to, as discovery sees projects: the nearest directory above it with a
+ * `.loopkit.yaml` (a folder with one is a project of its own); without one, the top of the git
+ * repository (every SKILL.md of it is a skill); else null.
  */
 function projectOf(abs: string, isDir: boolean): string | null {
-  let found: string | null = null;
   for (let dir = isDir ? abs : dirname(abs); ; dir = dirname(dir)) {
     if (existsSync(join(dir, CONFIG_FILE))) return dir;
-    const rel = relative(dir, abs).split(sep).join('/');
-    if (LAYOUTS.some((re) => re.test(`${rel}/`))) found = dir;
-    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return found;
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return null;
   }
 }
 
@@ -181,7 +204,7 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
     .filter((r) => r !== '');
   let result: LintResult;
   try {
-    const options = { root, only: rulesOnly, ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) };
+    const options = { root, only: rulesOnly, ...runnerOptions(root, opts, io), ...projectOptions(opts) };
     if (opts.fix || opts.fixDryRun) {
       if (opts.fix && opts.fixDryRun) throw new UsageError('--fix and --fix-dry-run exclude each other');
       const { namedFiles, runFix } = await import('./commands/fix.js');
@@ -203,7 +226,10 @@ async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise
 }
 
 type GraphFormat = 'mermaid' | 'dot' | 'json' | 'svg' | 'html';
-type GraphOptions = { format: GraphFormat; skill?: string } & Pick<CheckOptions, 'cache' | 'cacheLocation' | 'concurrency' | 'preset'>;
+type GraphOptions = { format: GraphFormat; skill?: string } & Pick<
+  CheckOptions,
+  'cache' | 'cacheLocation' | 'concurrency' | 'preset' | 'ignorePattern'
+>;
 
 /**
  * `loopkit graph`: the project is checked (so problem states can be marked), then drawn. SVG and
@@ -213,7 +239,7 @@ async function runGraph(paths: string[], opts: GraphOptions, io: CliIo): Promise
   const root = projectRoot(paths, process.cwd());
   let result: LintResult;
   try {
-    result = await lint({ root, ...runnerOptions(root, opts, io), ...(opts.preset ? { preset: opts.preset } : {}) });
+    result = await lint({ root, ...runnerOptions(root, opts, io), ...projectOptions(opts) });
   } catch (e) {
     return configFailure(e, root, io);
   }
@@ -264,10 +290,27 @@ function addCheckOptions(cmd: Command): Command {
 function addRunnerOptions(cmd: Command): Command {
   return cmd
     .option('--preset <name>', `check with this preset instead of the config's extends (${PRESET_NAMES.join(', ')})`)
+    .option(
+      '--ignore-pattern <pattern>',
+      'do not look for skills in what the pattern matches (.gitignore syntax, relative to the project root; repeatable)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--cache', 'keep per-file results and reuse them while a file is unchanged')
     .option('--no-cache', "do not use the cache (the default; undoes an earlier --cache, such as the hook's)")
     .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
     .option('--concurrency <n>', "worker threads for parsing: a number, 'auto' (by cores and project size) or 'off' (this thread)", 'auto');
+}
+
+/** Text broken into lines of at most 80 characters, at spaces (for help text). */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + 1 + word.length <= 80) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
 }
 
 /** Run the CLI; resolves to the exit code. */
@@ -291,6 +334,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
   const check = addRunnerOptions(addCheckOptions(program.command('check', { isDefault: true })))
     .description('verify every skill of the project (the default command)')
+    .addHelpText(
+      'after',
+      `\n${wrapped(
+        'Which skills: without a .loopkit.yaml (or with the agent-skills preset and no skills_dir), every SKILL.md ' +
+          'below the project root is a skill; with skills_dir, a SKILL.md found elsewhere is an error (skill-outside-skills-dir). ' +
+          'Not looked in: what .gitignore, ignores: in .loopkit.yaml and --ignore-pattern ignore, and by default ' +
+          `${DEFAULT_IGNORES.map((d) => d.pattern).join(' ')} (docs/discovery.md).`,
+      )}`,
+    )
     .exitOverride()
     .action(async (paths: string[], opts: CheckOptions) => {
       exitCode = await runCheck(paths, opts, io);

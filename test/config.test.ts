@@ -21,6 +21,7 @@ describe('defaults (the configuration reference)', () => {
       expect(config).toEqual({
         extends: [],
         skills_dir: ['skills/'],
+        ignores: [],
         max_iterations: 20,
         standard_verbs: ['trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete'],
         halt_reasons: ['stall', 'ambiguous', 'human-gate', 'unsafe', 'budget'],
@@ -60,6 +61,12 @@ describe('defaults (the configuration reference)', () => {
     expect(config.standard_verbs).toEqual(['build']);
     expect(config.halt_reasons).toEqual([]);
     expect(config.skills_dir).toEqual(['']);
+  });
+
+  it('ignores: a pattern or a list of them; an empty value is none', () => {
+    expect(load('ignores: drafts/\n').config.ignores).toEqual(['drafts/']);
+    expect(load('ignores:\n  - drafts/\n  - "!drafts/keep/"\n').config.ignores).toEqual(['drafts/', '!drafts/keep/']);
+    expect(load('ignores:\n').config.ignores).toEqual([]);
   });
 
   it('a number given for a string field is its text', () => {
@@ -104,6 +111,17 @@ describe('errors are located and say what was expected', () => {
     ['standard_verbs: run\n', '.loopkit.yaml:1:17: standard_verbs: expected a list of strings'],
     ['enforced_states:\n  - agent: x\n', '.loopkit.yaml:2:5: enforced_states.0.name: expected a state name (string)'],
     ['rules:\n  sim-error: loud\n', '.loopkit.yaml:2:14: rules.sim-error: expected one of off, info, warning, error'],
+    ['ignores: {drafts: true}\n', '.loopkit.yaml:1:10: ignores: expected a pattern or a list of patterns'],
+    ['ignores:\n  - drafts/\n  - 3\n', '.loopkit.yaml:3:5: ignores.1: expected a pattern (string)'],
+    ['ignores:\n  - drafts/\n  - ""\n', '.loopkit.yaml:3:5: ignores.1: must not be empty'],
+    [
+      "ignores: ['../shared/']\n",
+      ".loopkit.yaml:1:11: ignores.0: '../shared/' reaches outside the project ('..'); write a pattern relative to the project root",
+    ],
+    [
+      "ignores: 'C:/skills/drafts'\n",
+      ".loopkit.yaml:1:10: ignores.0: 'C:/skills/drafts' is an absolute path; write a pattern relative to the project root",
+    ],
   ])('%j', (text, message) => {
     expect(issuesOf(text)).toEqual([message]);
   });

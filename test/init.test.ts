@@ -1,6 +1,6 @@
 /** loopkit init: the commented config with its $schema comment, the example skill that passes, the preset that fits, never overwriting. */
 import Ajv from 'ajv';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../src/rules/index.js';
@@ -58,7 +58,8 @@ describe('loopkit init', () => {
     expect(files(plain).filter((f) => f.endsWith('SKILL.md'))).toHaveLength(2);
     const cfg = readFileSync(join(plain, '.loopkit.yaml'), 'utf8');
     expect(cfg).toContain('extends: agent-skills\n');
-    expect(cfg).toContain('skills_dir: skills/\n');
+    // the agent-skills preset finds every SKILL.md by itself: no skills_dir to keep up to date
+    expect(cfg).not.toMatch(/^skills_dir:/mu);
     expect(run([plain]).status).toBe(0);
 
     const loop = temps.copy('clean');
@@ -70,10 +71,19 @@ describe('loopkit init', () => {
 
     const market = temps.copy('marketplace');
     run(['init', market, '--yes']);
-    expect(readFileSync(join(market, '.loopkit.yaml'), 'utf8')).toContain(
-      'skills_dir:\n  - plugins/alpha/skills/\n  - plugins/beta/skills/\n',
-    );
-    expect(run([market]).status).toBe(0);
+    expect(readFileSync(join(market, '.loopkit.yaml'), 'utf8')).not.toMatch(/^skills_dir:/mu);
+    expect(run([market, '--json']).stdout).toContain('"skills_checked": 2');
+
+    // Loop Language contracts kept in plugins: the loop-language preset looks in skills/ unless told, so init names the folders
+    const plugins = temps.copy('clean');
+    rmSync(join(plugins, '.loopkit.yaml'));
+    mkdirSync(join(plugins, 'plugins', 'alpha'), { recursive: true });
+    renameSync(join(plugins, 'skills'), join(plugins, 'plugins', 'alpha', 'skills'));
+    run(['init', plugins, '--yes']);
+    expect(readFileSync(join(plugins, '.loopkit.yaml'), 'utf8')).toContain('skills_dir: plugins/alpha/skills/\n');
+    const checked = run([plugins, '--json']).stdout;
+    expect(checked).toContain('"skills_checked": 1');
+    expect(checked).not.toContain('skill-outside-skills-dir');
   });
 
   it('creates the directory it is given', () => {

@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverSkillDirs } from '../src/discover/discover.js';
 import { parseFrontmatter } from '../src/parse/frontmatter.js';
 import { loopFacts } from '../src/parse/loop.js';
 import { sourceFile } from '../src/parse/markdown.js';
@@ -135,41 +134,6 @@ describe('text helpers', () => {
     const starts = lineStarts('ab\ncd\n');
     expect(positionAt(starts, 0)).toEqual({ line: 1, column: 1 });
     expect(positionAt(starts, 4)).toEqual({ line: 2, column: 2 });
-  });
-});
-
-describe('discovery', () => {
-  it('flat first, nested (category folders) as fallback, sorted; never node_modules or .git', () => {
-    const root = tempDir();
-    for (const d of [
-      'skills/zeta',
-      'skills/alpha',
-      'skills/cat/beta',
-      'skills/cat/aardvark',
-      'skills/node_modules/x',
-      'skills/alpha/references/inner',
-    ]) {
-      write(root, `${d}/SKILL.md`, '---\nname: x\n---\n');
-    }
-    write(root, 'skills/cat/notes/README.md', 'not a skill');
-    expect(discoverSkillDirs(root, 'skills')).toEqual(['skills/alpha', 'skills/cat/aardvark', 'skills/cat/beta', 'skills/zeta']);
-  });
-
-  it('follows a symlink inside the project but not one that leaves it', () => {
-    const outside = tempDir();
-    write(outside, 'foreign/SKILL.md', '---\nname: foreign\n---\n');
-    const root = tempDir();
-    write(root, 'shared/inside/SKILL.md', '---\nname: inside\n---\n');
-    mkdirSync(join(root, 'skills'));
-    symlinkSync(join(outside, 'foreign'), join(root, 'skills', 'foreign'));
-    symlinkSync(join(root, 'shared', 'inside'), join(root, 'skills', 'inside'));
-    expect(discoverSkillDirs(root, 'skills')).toEqual(['skills/inside']);
-  });
-
-  it('an empty skills_dir scans the project root itself', () => {
-    const root = tempDir();
-    write(root, 'running-a/SKILL.md', '---\nname: running-a\n---\n');
-    expect(discoverSkillDirs(root, '')).toEqual(['running-a']);
   });
 });
 

@@ -6,7 +6,7 @@ export interface ConfigTemplate {
   schema: string;
   /** a line under the schema comment (how editors find it), or none */
   schemaNote?: string;
-  /** project-relative skills directories to name (empty: leave skills_dir to discovery) */
+  /** project-relative skills directories to name ('.' = the root; empty: leave skills_dir to discovery) */
   skillsDirs: readonly string[];
   /** the example skill is written too (its settings go into the config) */
   example: boolean;
@@ -28,13 +28,20 @@ export function configTemplate(t: ConfigTemplate): string {
   );
   if (t.skillsDirs.length > 0) {
     out.push(
-      '# Where skills live, relative to this file: a path, a glob, or a list of them. Without this key',
-      '# loopkit looks in skills/, .claude/skills/, .agents/skills/, .github/skills/ and plugins/*/skills/.',
+      '# Where skills live, relative to this file: a path, a glob, or a list of them (default: skills/).',
+      '# A SKILL.md found anywhere else in the project is an error (skill-outside-skills-dir) unless it is',
+      '# ignored (.gitignore, `ignores:` below, or the defaults: node_modules/, build output, tests).',
     );
     if (t.skillsDirs.length === 1) out.push(`skills_dir: ${t.skillsDirs[0]}/`);
     else out.push('skills_dir:', ...t.skillsDirs.map((d) => `  - ${d}/`));
     out.push('');
+  } else if (t.preset === 'agent-skills') {
+    out.push(
+      '# Without skills_dir, every SKILL.md of the project is a skill, wherever it sits, except what',
+      '# .gitignore, `ignores:` below and the defaults (node_modules/, build output, tests) leave out.',
+    );
   }
+  out.push('# Folders and files not to look for skills in (.gitignore syntax, relative to this file).', '# ignores:', '#   - drafts/', '');
   if (t.preset === 'loop-language') {
     out.push(
       '# Budget of the simulation: every entry state must reach a terminal state within this many',

@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { CliIo } from './output.js';
 import { CONFIG_FILE } from '../config/errors.js';
 import { PRESET_NAMES } from '../config/presets.js';
-import { DEFAULT_SKILLS_DIRS, discoverSkillDirs, resolveSkillsDirs } from '../discover/discover.js';
+import { everySkill, foldersOf } from '../discover/discover.js';
 import { UsageError } from '../engine/errors.js';
 import { packageRoot } from '../reporters/docs.js';
 import { closest } from '../util/closest.js';
@@ -64,10 +64,8 @@ export function planInit(dirArg: string, opts: InitOptions): Plan {
       `${posix(join(dirArg, CONFIG_FILE))} already exists; loopkit init never overwrites a file (edit it, or remove it first)`,
     );
   }
-  // the skills the project has already, in the layouts loopkit finds without configuration
-  const layouts = existsSync(root) ? resolveSkillsDirs(root, DEFAULT_SKILLS_DIRS).dirs : [];
-  const found = layouts.map((d) => ({ dir: d, skills: discoverSkillDirs(root, d) })).filter((l) => l.skills.length > 0);
-  const skills = found.flatMap((l) => l.skills);
+  // the skills the project has already: every SKILL.md that is not ignored
+  const skills = existsSync(root) ? everySkill(root) : [];
   const hasLoop = skills.some((s) => existsSync(join(root, s, 'LOOP.md')));
   let preset: ConfigTemplate['preset'];
   let why: string;
@@ -89,7 +87,8 @@ export function planInit(dirArg: string, opts: InitOptions): Plan {
     [CONFIG_FILE]: configTemplate({
       preset,
       ...schemaReference(root),
-      skillsDirs: example ? ['skills'] : found.map((l) => l.dir),
+      // the agent-skills preset finds every SKILL.md without skills_dir; loop-language needs the folders that hold them
+      skillsDirs: example ? ['skills'] : preset === 'loop-language' ? foldersOf(skills).map((d) => (d === '' ? '.' : d)) : [],
       example,
     }),
   };

@@ -13,6 +13,11 @@ export interface Preset {
   name: string;
   /** one line for --help, the docs and the note printed when it is chosen automatically */
   description: string;
+  /**
+   * where the config file writes no `skills_dir`: every SKILL.md of the project is a skill (true), or
+   * the skills are in `skills/`, the reference's default (false)
+   */
+  skillsEverywhere: boolean;
   /** settings, used where the config file does not write the key */
   config: Partial<Config>;
   /**
@@ -31,6 +36,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
   'loop-language': {
     name: 'loop-language',
     description: 'Loop Language contracts: SKILL.md sections, LOOP.md, the state machine, plus the Agent Skills checks',
+    skillsEverywhere: false,
     config: {},
     rules: {},
     // the reference's severities, for a project that chose the Loop Language
@@ -39,6 +45,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
   'agent-skills': {
     name: 'agent-skills',
     description: 'plain Agent Skills (agentskills.io specification and skill-authoring best practices), no Loop Language conventions',
+    skillsEverywhere: true,
     config: {
       // the Loop Language's own sections (Description, Rules, State Model) and forge's state files
       canonical_skill_sections: [],
@@ -72,6 +79,12 @@ export const PRESET_NAMES: readonly string[] = Object.keys(PRESETS);
 /** Which preset a project gets when neither its config nor the command line names one. */
 export function defaultPreset(hasConfigFile: boolean, hasLoop: boolean): string {
   return hasConfigFile || hasLoop ? 'loop-language' : 'agent-skills';
+}
+
+/** Do the presets (a later one wins) find skills everywhere where the config writes no `skills_dir`? */
+export function skillsEverywhere(names: readonly string[]): boolean {
+  const last = [...names].reverse().find((n) => PRESETS[n] !== undefined);
+  return last !== undefined && PRESETS[last]!.skillsEverywhere;
 }
 
 /**

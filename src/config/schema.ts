@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { closest } from '../util/closest.js';
+import { patternProblem } from './patterns.js';
 import { PRESET_NAMES } from './presets.js';
 
 export const DEFAULT_STANDARD_VERBS = ['trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete'];
@@ -143,6 +144,24 @@ const pathList = (def: readonly string[]) =>
     .register(writtenAs, { input: z.union([z.string(), z.number(), z.null(), z.array(z.union([z.string(), z.number(), z.null()]))]) })
     .default([...def]);
 
+/**
+ * Ignore patterns (gitignore syntax, relative to the project root), a pattern or a list of them (an
+ * empty value is none); each one checked where it is written.
+ */
+const patternList = z
+  .preprocess(
+    (v) => (v === null ? [] : typeof v === 'string' ? [v] : v),
+    z.array(
+      z.string({ error: 'expected a pattern (string)' }).superRefine((p, ctx) => {
+        const problem = patternProblem(p);
+        if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+      { error: 'expected a pattern or a list of patterns' },
+    ),
+  )
+  .register(writtenAs, { input: z.union([z.string(), z.null(), z.array(z.string())]) })
+  .default([]);
+
 const configObject = z.object({
   // the presets this file builds on (config/presets.ts): a name or a list of names
   extends: z
@@ -155,6 +174,7 @@ const configObject = z.object({
     })
     .default([]),
   skills_dir: pathList(['skills/']),
+  ignores: patternList,
   max_iterations: z
     .number({ error: wholeNumber })
     .int({ error: wholeNumber })

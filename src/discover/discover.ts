@@ -1,26 +1,26 @@
 /**
- * Skill discovery. The skills directories come from `skills_dir` (a path, a glob, or a list of
- * them); without a `skills_dir` setting, every common layout that exists is used: `skills/`,
- * `.claude/skills/`, `.agents/skills/`, `.github/skills/` and plugin marketplaces
- * (`plugins/<plugin>/skills/`); with none of them, the project root itself, then every folder that
- * holds skills deeper down (engine/project.ts). Inside each, as the configuration reference describes: directories
- * that hold a SKILL.md (flat, depth 1) first; then, inside directories that are not skills
- * themselves (category folders), their sub-directories (nested, depth 2). Output is sorted;
- * symlinks are followed only while they stay inside the project, and a skill reached through
- * several of them is one skill; folders whose name starts with `_` (`_template`), `node_modules` and
- * `.git` are never skills.
+ * Skill discovery: which folders of a project are its skills. There is no list of layouts: the
+ * project is walked (walk.ts) — every folder that is not ignored (ignore.ts: `.gitignore`, the
+ * defaults, `ignores:`, `--ignore-pattern`) — and every SKILL.md found is a skill's, wherever it sits:
+ *
+ * - everywhere (no `.loopkit.yaml`, or the agent-skills preset without a `skills_dir`): every folder
+ *   with a SKILL.md is a skill, except one inside another skill's folder (part of that skill);
+ * - with skills directories (`skills_dir`, or the loop-language preset's default `skills/`): the
+ *   folders with a SKILL.md inside them are the skills, and every other SKILL.md found is a skill
+ *   that is not checked — reported (skill-outside-skills-dir), never silently left out.
+ *
+ * A SKILL.md at the project root is never a skill of the project (the root is the collection):
+ * reported when it has frontmatter (a skill that is not checked), named in a note when it has none
+ * (an index of the collection). Folders with a `.loopkit.yaml` of their own are other projects.
  */
 import fg from 'fast-glob';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { insideRoot, isDirectory } from '../parse/fs.js';
+import type { UncheckedReason, UncheckedSkill } from '../model/types.js';
+import { IgnoreRules } from './ignore.js';
+import { walkProject, type IgnoredFolder, type Walk } from './walk.js';
 
-/** Where skills live when no `skills_dir` says otherwise, in this order. */
-export const DEFAULT_SKILLS_DIRS: readonly string[] = ['skills', '.claude/skills', '.agents/skills', '.github/skills', 'plugins/*/skills'];
-
-const IGNORE = ['**/node_modules/**', '**/.git/**'];
-
-/** A folder whose name starts with `_` (`_template`, `_shared`) is a template or a shared part, never a skill. */
-const underscored = (path: string) => path.split('/').some((part) => part.startsWith('_'));
+export type { UncheckedReason, UncheckedSkill };
 
 function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/');
@@ -57,7 +57,7 @@ export function resolveSkillsDirs(root: string, patterns: readonly string[]): Sk
         onlyDirectories: true,
         dot: true,
         followSymbolicLinks: true,
-        ignore: IGNORE,
+        ignore: ['**/node_modules/**', '**/.git/**'],
         suppressErrors: true,
       });
       for (const d of found.sort()) if (insideRoot(join(root, d), root) !== null) add(d);
@@ -70,76 +70,91 @@ export function resolveSkillsDirs(root: string, patterns: readonly string[]): Sk
   return { dirs, missing };
 }
 
-/** Project-relative (posix) paths of skill directories. `skillsDir` is project-relative ('' = root). */
-export function discoverSkillDirs(root: string, skillsDir: string): string[] {
-  const dirs = skillDirsMatching(root, join(root, skillsDir), ['*/SKILL.md', '*/*/SKILL.md'], { followSymbolicLinks: true });
-  const flat = new Set(dirs.filter((d) => !d.includes('/')));
-  // nested skills only inside folders that are not skills themselves (a skill's own sub-folders are not skills)
-  const nested = dirs.filter((d) => d.includes('/') && !flat.has(d.split('/')[0]!));
-  const prefix = skillsDir.replace(/\/+$/, '');
-  return [...flat, ...nested].map((d) => (prefix === '' ? d : `${prefix}/${d}`)).sort();
+export interface Discovery {
+  /** the skill folders to check, project-relative, sorted */
+  skills: string[];
+  /** folders with a SKILL.md inside a checked skill's folder (part of that skill, not skills of their own), sorted */
+  nested: string[];
+  /** SKILL.md files found that are not checked, sorted by folder */
+  unchecked: UncheckedSkill[];
+  /** folders below the root with a `.loopkit.yaml` of their own: other projects, sorted */
+  subprojects: string[];
+  /** folders not walked because they are ignored, sorted */
+  ignored: IgnoredFolder[];
+  /** the project root holds a SKILL.md without frontmatter: an index of the collection, not a skill */
+  rootIndex: boolean;
+  /** folders that could not be read: any skill in them was not found, sorted */
+  unreadable: string[];
 }
 
+/** Is the real path `path` strictly inside the real folder `dir`? */
+const inside = (path: string, dir: string) => path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+
 /**
- * Every skill directory under several skills directories, each once, sorted. A skill reached
- * through several paths — a repository that links `.agents/skills -> ../skills`, or a plugin folder
- * that links back to the repository — is one skill: it is checked once, at the path that is its
- * real place (else at the first path in sort order).
+ * The skills among the SKILL.md folders a walk found. `skillsDirs` null: every folder is a skill
+ * (except those inside another). Else the project-relative skills directories that exist: the
+ * folders inside them are the skills, every other one is unchecked.
  */
-export function discoverAll(root: string, skillsDirs: readonly string[]): string[] {
-  const all = new Set<string>();
-  for (const d of skillsDirs) for (const s of discoverSkillDirs(root, d)) all.add(s);
-  const realRoot = insideRoot(root, root);
-  const byReal = new Map<string, string>();
-  for (const s of [...all].sort()) {
-    const real = insideRoot(join(root, s), root) ?? s;
-    const kept = byReal.get(real);
-    const isReal = realRoot !== null && toPosix(relative(realRoot, real)) === s;
-    if (kept === undefined || isReal) byReal.set(real, s);
+export function classify(walk: Walk, skillsDirs: readonly string[] | null, realOf: (dir: string) => string | null): Discovery {
+  const base = { subprojects: walk.subprojects, ignored: walk.ignored, rootIndex: walk.rootIndex, unreadable: walk.unreadable };
+  const found = walk.skillDirs.filter((d) => d !== '');
+  const unchecked: UncheckedSkill[] = walk.skillDirs.includes('') ? [{ dir: '', reason: 'root' }] : [];
+  /** folders of `list` with another folder of `list` above them (by `key`: the path or the real path, separated by `s`) */
+  const within = (list: readonly string[], key: (x: string) => string, s: string) => {
+    const keys = new Set(list.map(key));
+    return (d: string) => {
+      const k = key(d);
+      for (let i = k.lastIndexOf(s); i > 0; i = k.lastIndexOf(s, i - 1)) if (keys.has(k.slice(0, i))) return true;
+      return false;
+    };
+  };
+  if (skillsDirs === null) {
+    const isNested = within(found, (x) => x, '/');
+    const nested = found.filter(isNested);
+    return { ...base, skills: found.filter((d) => !isNested(d)), nested, unchecked };
   }
-  return [...byReal.values()].sort();
+  const realOfFound = (d: string) => walk.realPaths.get(d)!;
+  const homes = skillsDirs.map((d) => realOf(d)).filter((r): r is string => r !== null);
+  const skills = new Set<string>();
+  const nested = new Set<string>();
+  for (const home of homes) {
+    const candidates = found.filter((d) => inside(realOfFound(d), home));
+    const isNested = within(candidates, realOfFound, sep);
+    for (const d of candidates) (isNested(d) ? nested : skills).add(d);
+  }
+  for (const d of skills) nested.delete(d);
+  const rest = found.filter((d) => !skills.has(d) && !nested.has(d));
+  const restNested = within(rest, realOfFound, sep);
+  for (const d of rest) {
+    // a SKILL.md inside another one that is not checked is part of it: reported once, at the outer one
+    if (restNested(d)) continue;
+    unchecked.push({ dir: d, reason: homes.includes(realOfFound(d)) ? 'skills-dir' : 'outside' });
+  }
+  return { ...base, skills: [...skills].sort(), nested: [...nested].sort(), unchecked };
 }
 
 /**
- * The folders that hold skills, for repositories that keep them in deeper layouts than the common
- * ones (`<product>/<plugin>/skills/<skill>/`, `agents/<agent>/<skill>/`): the parent of each of these
- * skill directories (skillDirsAnywhere) that is not inside another (a skill's own sub-folders are
- * not skills). Sorted.
+ * The skills directories of a project whose skills were found everywhere, sorted: for each skill,
+ * the nearest folder above it named `skills` (`.claude/skills/`, `plugins/x/skills/`, `skills/` with
+ * category folders inside), else the folder that holds it (`agents/cli/`). Two skills with one name
+ * in two of them (a plugin's and a copy for another agent) are not a clash (skill-duplicate-name).
  */
+export function homesOf(skills: readonly string[]): string[] {
+  const home = (d: string) => {
+    const parts = d.split('/');
+    const at = parts.lastIndexOf('skills', parts.length - 2);
+    return parts.slice(0, at >= 0 ? at + 1 : parts.length - 1).join('/');
+  };
+  return [...new Set(skills.map(home))].sort();
+}
+
+/** The folders that hold the skills (the parent of each skill folder), sorted. */
 export function foldersOf(skills: readonly string[]): string[] {
-  const outer = skills.filter((d) => !skills.some((o) => d.startsWith(`${o}/`)));
-  return [...new Set(outer.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();
+  return [...new Set(skills.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();
 }
 
-/**
- * Every directory with a SKILL.md at most `depth` levels down (skills inside other skills
- * included), hidden folders included; never `_` folders, `node_modules` or `.git`, never through
- * symlinks. Sorted, project-relative (posix).
- */
-export function skillDirsAnywhere(root: string, depth: number): string[] {
-  return skillDirsMatching(root, root, ['**/SKILL.md'], { followSymbolicLinks: false, deep: depth + 1 }).sort();
-}
-
-/**
- * The directories below `base` whose SKILL.md matches one of `patterns`, relative to `base`: hidden
- * folders included (other agents' `.opencode/skills/`), `_` folders, `node_modules` and `.git` never,
- * and a symlinked directory only when it resolves inside the project.
- */
-function skillDirsMatching(
-  root: string,
-  base: string,
-  patterns: string[],
-  options: { followSymbolicLinks: boolean; deep?: number },
-): string[] {
-  const found = fg.sync(patterns, {
-    cwd: base,
-    dot: true,
-    onlyFiles: false, // a SKILL.md that is not a readable file is still a skill (reported as skill-read-error)
-    ignore: IGNORE,
-    suppressErrors: true,
-    ...options,
-  });
-  return found
-    .map((f) => f.slice(0, -'/SKILL.md'.length))
-    .filter((d) => d !== '' && !underscored(d) && insideRoot(join(base, d), root) !== null);
+/** Every skill of the project at `root` found everywhere, with no settings (what `loopkit init` sees). */
+export function everySkill(root: string): string[] {
+  const rules = IgnoreRules.forProject(root, { ignores: [], configFile: null, ignorePatterns: [] });
+  return classify(walkProject(root, rules), null, (d) => insideRoot(join(root, d), root)).skills;
 }

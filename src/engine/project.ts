@@ -4,7 +4,9 @@
  */
 import { join, posix, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { DEFAULT_SKILLS_DIRS, discoverAll, foldersOf, resolveSkillsDirs, skillDirsAnywhere } from '../discover/discover.js';
+import { classify, foldersOf, homesOf, resolveSkillsDirs, type Discovery, type UncheckedSkill } from '../discover/discover.js';
+import { IgnoreRules } from '../discover/ignore.js';
+import { walkProject, type IgnoredFolder } from '../discover/walk.js';
 import { declaredStates, linkPlaces } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
@@ -67,86 +69,104 @@ interface SkillDraft {
 
 /** Where a project's skills are: its skills directories and the skill directories in them. */
 export interface Layout {
-  /** project-relative skills directories ('' = the root), in setting order */
+  /**
+   * project-relative skills directories ('' = the root): as `skills_dir` names them, in setting
+   * order; where every SKILL.md is a skill, the folders that hold skills
+   */
   skillsDirs: string[];
   /** project-relative skill directories, sorted */
   dirs: string[];
-  /**
-   * skill directories found outside the skills directories, which are not checked (only when the
-   * config does not write `skills_dir` and a common layout was used), sorted
-   */
-  unchecked?: string[];
-  /**
-   * directories with a SKILL.md inside a checked skill (its sub-folders are part of it, not skills
-   * of their own), sorted; only when the config does not write `skills_dir`
-   */
-  nested?: string[];
+  /** every SKILL.md of the project is a skill (no skills directories) */
+  everywhere: boolean;
+  /** SKILL.md files found where they are not checked (reported by skill-outside-skills-dir), sorted by folder */
+  unchecked: UncheckedSkill[];
+  /** directories with a SKILL.md inside a checked skill (its sub-folders are part of it, not skills of their own), sorted */
+  nested: string[];
+  /** folders below the root with a `.loopkit.yaml` of their own (other projects, not walked), sorted */
+  subprojects: string[];
+  /** folders not walked because they are ignored, sorted */
+  ignored: IgnoredFolder[];
+  /** the project root holds a SKILL.md without frontmatter: an index of the collection, not a skill */
+  rootIndex: boolean;
+  /** folders that could not be read: any skill in them was not found, sorted */
+  unreadable: string[];
 }
 
-/** How deep the fallback looks for skills when no common layout exists (skill directories, in folders). */
-const FALLBACK_DEPTH = 6;
-
-/** The layout, with the SKILL.md files inside its skills that are not checked on their own (`nested`). */
-function withNested(layout: Layout, anywhere: readonly string[]): Layout {
-  const checked = new Set(layout.dirs);
-  // a directory is nested when one of its ancestors is a checked skill
-  const nested = anywhere.filter((d) => {
-    for (let i = d.lastIndexOf('/'); i > 0; i = d.lastIndexOf('/', i - 1)) if (checked.has(d.slice(0, i))) return true;
-    return false;
-  });
-  return nested.length > 0 ? { ...layout, nested } : layout;
+export interface LayoutOptions {
+  /** every SKILL.md is a skill: the project has no `.loopkit.yaml`, or its preset finds skills everywhere and it writes no `skills_dir` */
+  everywhere: boolean;
+  /** `--ignore-pattern`s */
+  ignorePatterns?: readonly string[];
 }
+
+/** `skills_dir` where the config does not write it and the preset does not find skills everywhere (the reference's default). */
+const DEFAULT_SKILLS_DIR = 'skills/';
 
 /**
- * The skills directories of a project — as `skills_dir` names them, or, when the config does not
- * write `skills_dir`, every common layout that exists — and the skills in them. A named directory
- * that does not exist, or no skills directory at all, is a ProjectError (exit 2).
+ * The skills of a project (discover/discover.ts): every SKILL.md that is not ignored, either as a
+ * skill or, outside the skills directories, as a skill that is not checked. A named skills
+ * directory that does not exist, or a project without any SKILL.md, is a ProjectError (exit 2).
  */
-export function projectLayout(root: string, displayRoot: string, loaded: LoadedConfig): Layout {
+export function projectLayout(root: string, displayRoot: string, loaded: LoadedConfig, options: LayoutOptions): Layout {
+  const rules = IgnoreRules.forProject(root, {
+    ignores: loaded.config.ignores,
+    configFile: loaded.file,
+    ignorePatterns: options.ignorePatterns ?? [],
+  });
+  const layoutOf = (d: Discovery, skillsDirs: string[], everywhere: boolean): Layout => ({
+    skillsDirs,
+    dirs: d.skills,
+    everywhere,
+    unchecked: d.unchecked,
+    nested: d.nested,
+    subprojects: d.subprojects,
+    ignored: d.ignored,
+    rootIndex: d.rootIndex,
+    unreadable: d.unreadable,
+  });
+  const realOf = (d: string) => insideRoot(join(root, d), root);
+  if (options.everywhere) {
+    const found = classify(walkProject(root, rules), null, realOf);
+    if (found.skills.length === 0 && found.unchecked.length === 0) {
+      const index = found.rootIndex ? '; the SKILL.md at the root has no frontmatter, so it is no skill' : '';
+      throw new ProjectError(`no skills found in ${displayRoot}: no SKILL.md below the root${ignoredSummary(found.ignored)}${index}`);
+    }
+    return layoutOf(found, homesOf(found.skills), true);
+  }
   const written = loaded.positions.has('skills_dir');
-  const resolved = resolveSkillsDirs(root, written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS);
-  const { missing } = resolved;
-  const found = discoverAll(root, resolved.dirs);
-  // a common layout counts only when it holds skills (a `skills/` folder of loose notes is not one)
-  const dirs = written ? resolved.dirs : resolved.dirs.filter((d) => found.some((s) => s.startsWith(`${d}/`)));
-  if (written && missing.length > 0) {
-    const i = loaded.config.skills_dir.indexOf(missing[0]!);
-    const pos = loaded.valuePositions.get(loaded.config.skills_dir.length > 1 ? `skills_dir.${i}` : 'skills_dir');
-    const where = loaded.file && pos ? ` (skills_dir at ${loaded.file}:${pos.line}:${pos.column})` : '';
-    throw new ProjectError(`skills directory '${missing[0]}' not found in ${displayRoot}${where}`);
-  }
-  if (!written && dirs.length === 0) {
-    // no common layout: skills kept at the top of the repository (`<skill>/SKILL.md`, or in category folders)
-    const atRoot = discoverAll(root, ['']);
-    // deeper layouts: marketplaces of products and plugins (`<product>/<plugin>/skills/<skill>/`),
-    // one folder of skills per agent (`agents/<agent>/<skill>/`)
-    // (one search ten levels deep; skills are looked for six levels down, the rest only named)
-    const anywhere = skillDirsAnywhere(root, 10);
-    const folders = foldersOf(anywhere.filter((d) => d.split('/').length <= FALLBACK_DEPTH));
-    const deep = discoverAll(root, folders);
-    // skills at the top and in categories of any depth (`frontend/ui/<skill>/`): one skills directory, the root
-    if (atRoot.length > 0) return withNested({ skillsDirs: [''], dirs: [...new Set([...atRoot, ...deep])].sort() }, anywhere);
-    if (deep.length > 0)
-      return withNested({ skillsDirs: folders.filter((d) => deep.some((s) => s.startsWith(`${d}/`))), dirs: deep }, anywhere);
-  }
-  if (dirs.length === 0) {
-    const looked = (written ? loaded.config.skills_dir : DEFAULT_SKILLS_DIRS).map((d) => `${d.replace(/\/+$/u, '')}/`).join(', ');
+  const patterns = written ? loaded.config.skills_dir : [DEFAULT_SKILLS_DIR];
+  const { dirs, missing } = resolveSkillsDirs(root, patterns);
+  if (missing.length > 0) {
+    if (written) {
+      const i = loaded.config.skills_dir.indexOf(missing[0]!);
+      const pos = loaded.valuePositions.get(loaded.config.skills_dir.length > 1 ? `skills_dir.${i}` : 'skills_dir');
+      const where = loaded.file && pos ? ` (skills_dir at ${loaded.file}:${pos.line}:${pos.column})` : '';
+      throw new ProjectError(`skills directory '${missing[0]}' not found in ${displayRoot}${where}`);
+    }
+    // the loop-language preset's default: say where the skills are instead
+    const elsewhere = classify(walkProject(root, rules), [], realOf).unchecked.filter((u) => u.dir !== '');
+    const folders = foldersOf(elsewhere.map((u) => u.dir));
+    const shown =
+      folders
+        .slice(0, 3)
+        .map((f) => `${f}/`)
+        .join(', ') + (folders.length > 3 ? ', …' : '');
     throw new ProjectError(
-      written
-        ? `no directory matches skills_dir (${looked}) in ${displayRoot}`
-        : `no skills found in ${displayRoot} (looked in ${looked} for <skill>/SKILL.md at the top and below); set skills_dir in ${loaded.file ?? '.loopkit.yaml'}`,
+      `skills directory '${DEFAULT_SKILLS_DIR}' (the default of skills_dir) not found in ${displayRoot}` +
+        (elsewhere.length > 0
+          ? `; ${elsewhere.length} SKILL.md ${elsewhere.length === 1 ? 'file is' : 'files are'} in ${shown}: name ${folders.length === 1 ? 'that folder' : 'those folders'} in skills_dir in ${loaded.file ?? '.loopkit.yaml'}, or write \`extends: agent-skills\` to check every SKILL.md of the project`
+          : ''),
     );
   }
-  if (written) return { skillsDirs: dirs, dirs: found };
-  // skills elsewhere (`external_plugins/*/skills/`): not checked, but the user is told
-  const checked = new Set(found);
-  // deeper than the fallback looks: an archive of old skills is not checked, but named
-  const anywhere = skillDirsAnywhere(root, 10);
-  const unchecked = discoverAll(root, foldersOf(anywhere)).filter(
-    (d) => !checked.has(d) && !found.some((f) => d.startsWith(`${f}/`)) && !dirs.some((s) => d === s || d.startsWith(`${s}/`)),
-  );
-  const layout: Layout = unchecked.length > 0 ? { skillsDirs: dirs, dirs: found, unchecked } : { skillsDirs: dirs, dirs: found };
-  return withNested(layout, anywhere);
+  if (dirs.length === 0) throw new ProjectError(`no directory matches skills_dir (${patterns.join(', ')}) in ${displayRoot}`);
+  return layoutOf(classify(walkProject(root, rules, dirs), dirs, realOf), dirs, false);
+}
+
+/** `; 3 folders ignored: build/ (default), …` for a message that no skill was found. */
+function ignoredSummary(ignored: readonly IgnoredFolder[]): string {
+  if (ignored.length === 0) return '';
+  const shown = ignored.slice(0, 3).map((i) => `${i.path}/ (${i.match.source === 'default' ? 'by default' : i.match.source})`);
+  return ` (${ignored.length} ${ignored.length === 1 ? 'folder' : 'folders'} ignored: ${shown.join(', ')}${ignored.length > 3 ? ', …' : ''})`;
 }
 
 export interface LoadProjectOptions {
@@ -347,6 +367,7 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     presets: opts.presets,
     skills,
     problems,
+    unchecked: opts.layout.unchecked,
     readme: hasReadme ? markdown.get('README.md')!.facts.file : null,
     existingPaths,
     linkTargets,

@@ -3,10 +3,11 @@
  * model → graph → every enabled rule → sorted diagnostics.
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
-import { join, posix, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
+import { patternProblem } from '../config/patterns.js';
 import { readConfigFile } from '../config/read.js';
-import { applyPresets, defaultPreset, PRESET_NAMES } from '../config/presets.js';
+import { applyPresets, defaultPreset, PRESET_NAMES, skillsEverywhere } from '../config/presets.js';
 import type { Config } from '../config/schema.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
@@ -34,6 +35,8 @@ export interface LintOptions extends RunnerOptions {
   preset?: string;
   /** file texts to check instead of what is on disk (project-relative path → text), e.g. fixes not written yet */
   overlay?: ReadonlyMap<string, string>;
+  /** more ignore patterns (gitignore syntax, relative to the project root), as `--ignore-pattern` gives them */
+  ignorePatterns?: readonly string[];
 }
 
 export interface RuleStat {
@@ -78,8 +81,10 @@ export interface LintResult {
   timing: Timing;
   /** set when the preset was chosen by the project's shape rather than named (a line for the user) */
   presetNote?: string;
-  /** set when skills were found outside the skills directories and not checked (a line for the user) */
+  /** set when discovery has something to say: SKILL.md files inside other skills, projects of their own below this one (lines for the user) */
   layoutNote?: string;
+  /** what discovery found: the skills, and what it left out and why (ignored folders, other projects, SKILL.md files inside skills) */
+  layout: Layout;
 }
 
 /** code or alias → rule */
@@ -113,39 +118,69 @@ interface Prepared {
   ms: { config: number; discovery: number };
 }
 
-async function prepare(root: string, displayRoot: string, runner: Runner, preset: string | undefined): Promise<Prepared> {
+async function prepare(
+  root: string,
+  displayRoot: string,
+  runner: Runner,
+  options: { preset?: string | undefined; ignorePatterns?: readonly string[] | undefined },
+): Promise<Prepared> {
+  const { preset } = options;
   if (preset !== undefined && !PRESET_NAMES.includes(preset)) {
     const guess = closest(preset, PRESET_NAMES);
     throw new UsageError(`unknown preset '${preset}'${guess ? `; did you mean '${guess}'?` : ''} (presets: ${PRESET_NAMES.join(', ')})`);
   }
+  for (const p of options.ignorePatterns ?? []) {
+    const problem = patternProblem(p);
+    if (problem !== null)
+      throw new UsageError(`--ignore-pattern: ${problem === 'must not be empty' ? 'the pattern must not be empty' : problem}`);
+  }
   const t0 = performance.now();
   const file = await runner.config(readConfigFile(root));
   const t1 = performance.now();
-  const layout = projectLayout(root, displayRoot, file);
+  // the presets a config file chooses (without one, the project's shape chooses, below)
+  let presets: string[] | undefined =
+    preset !== undefined
+      ? [preset]
+      : file.config.extends.length > 0
+        ? [...file.config.extends]
+        : file.file !== null
+          ? [defaultPreset(true, false)]
+          : undefined;
+  // every SKILL.md is a skill without a config file, and under a preset that says so where the config writes no skills_dir
+  const everywhere = file.file === null || (!file.positions.has('skills_dir') && skillsEverywhere(presets!));
+  const layout = projectLayout(root, displayRoot, file, {
+    everywhere,
+    ...(options.ignorePatterns ? { ignorePatterns: options.ignorePatterns } : {}),
+  });
   const ms = { config: t1 - t0, discovery: performance.now() - t1 };
-  let presets: string[];
   let presetNote: string | undefined;
-  if (preset !== undefined) presets = [preset];
-  else if (file.config.extends.length > 0) presets = [...file.config.extends];
-  else {
+  if (presets === undefined) {
     // a LOOP.md counts when it is a contract: a skill's notes named LOOP.md do not make a Loop Language project
-    // (only asked without a config file, which chooses loop-language by itself)
-    const hasLoop =
-      file.file === null &&
-      layout.dirs.some((d) => {
-        const loop = readText(join(root, d, 'LOOP.md'));
-        return 'text' in loop && isLoopContract(loop.text, file.config.canonical_loop_sections);
-      });
-    presets = [defaultPreset(file.file !== null, hasLoop)];
-    if (file.file === null) presetNote = autoPresetNote(presets[0]!);
+    const hasLoop = layout.dirs.some((d) => {
+      const loop = readText(join(root, d, 'LOOP.md'));
+      return 'text' in loop && isLoopContract(loop.text, file.config.canonical_loop_sections);
+    });
+    presets = [defaultPreset(false, hasLoop)];
+    presetNote = autoPresetNote(presets[0]!);
   }
   const written = (key: string) => file.positions.has(key);
   const loaded: LoadedConfig = { ...file, config: applyPresets(file.config, presets, written) };
   const out: Prepared = { loaded, layout, presets, auto: preset === undefined && file.file === null, ms };
   if (presetNote !== undefined) out.presetNote = presetNote;
   const notes: string[] = [];
-  if (layout.unchecked) notes.push(uncheckedNote(layout.unchecked, file.file, out.auto && presets[0] === 'agent-skills'));
-  if (layout.nested) notes.push(nestedNote(layout.nested));
+  if (layout.rootIndex) {
+    notes.push(
+      'the SKILL.md at the project root has no frontmatter: read as an index of the collection, not as a skill (a skill starts with ---, name: and description:).',
+    );
+  }
+  if (layout.nested.length > 0) notes.push(nestedNote(layout.nested));
+  if (layout.subprojects.length > 0) notes.push(subprojectNote(layout.subprojects));
+  if (layout.unreadable.length > 0) {
+    const n = layout.unreadable.length;
+    notes.push(
+      `${n} ${n === 1 ? 'folder' : 'folders'} could not be read, and any skill in ${n === 1 ? 'it' : 'them'} was not found: ${someOf(layout.unreadable)}.`,
+    );
+  }
   // one line each (the CLI prefixes the first with `loopkit: `)
   if (notes.length > 0) out.layoutNote = notes.join('\nloopkit: ');
   return out;
@@ -166,29 +201,26 @@ function autoPresetNote(preset: string): string {
   );
 }
 
-/** The line that says which skills were found outside the skills directories and not checked. */
-function uncheckedNote(unchecked: readonly string[], configFile: string | null, agentSkillsByDefault: boolean): string {
-  const shown = unchecked.slice(0, 3).join(', ');
-  const more = unchecked.length > 3 ? ` and ${unchecked.length - 3} more` : '';
-  const n = unchecked.length;
-  const folders = [...new Set(unchecked.map((d) => `${posix.dirname(d)}/`))];
-  return (
-    `${n} ${n === 1 ? 'skill' : 'skills'} outside the usual skills directories ${n === 1 ? 'was' : 'were'} not checked: ${shown}${more}. ` +
-    `To check ${n === 1 ? 'it' : 'them'}, add ${folders.length > 1 ? 'their folders' : n === 1 ? 'its folder' : 'their folder'} (${folders.slice(0, 3).join(', ')}${folders.length > 3 ? ', …' : ''}) ` +
-    `to skills_dir in ${configFile ?? '.loopkit.yaml'}` +
-    // a new .loopkit.yaml without `extends` would switch the project to the loop-language preset
-    (agentSkillsByDefault && configFile === null ? ', with `extends: agent-skills` to keep this preset.' : '.')
-  );
+/** `a, b, c and 4 more` */
+function someOf(list: readonly string[]): string {
+  return `${list.slice(0, 3).join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''}`;
 }
 
 /** The line that says which SKILL.md files inside other skills were not checked as skills of their own. */
 function nestedNote(nested: readonly string[]): string {
   const n = nested.length;
-  const shown = nested.slice(0, 3).join(', ');
-  const more = n > 3 ? ` and ${n - 3} more` : '';
   return (
-    `${n} SKILL.md ${n === 1 ? 'file inside another skill was' : 'files inside other skills were'} not checked as ${n === 1 ? 'a skill' : 'skills'} of ${n === 1 ? 'its' : 'their'} own: ${shown}${more}. ` +
+    `${n} SKILL.md ${n === 1 ? 'file inside another skill was' : 'files inside other skills were'} not checked as ${n === 1 ? 'a skill' : 'skills'} of ${n === 1 ? 'its' : 'their'} own: ${someOf(nested)}. ` +
     `A skill's sub-folders are part of it; to check ${n === 1 ? 'it as a skill, name its folder' : 'them as skills, name their folders'} in skills_dir.`
+  );
+}
+
+/** The line that says which folders are projects of their own, not checked with this one. */
+function subprojectNote(subprojects: readonly string[]): string {
+  const n = subprojects.length;
+  return (
+    `${n} ${n === 1 ? 'folder has a .loopkit.yaml of its own and is a project' : 'folders have a .loopkit.yaml of their own and are projects'} of ${n === 1 ? 'its' : 'their'} own, not checked with this one: ${someOf(subprojects)}. ` +
+    `Check ${n === 1 ? 'it' : 'each'} with \`loopkit check ${n === 1 ? subprojects[0] : '<folder>'}\`.`
   );
 }
 
@@ -201,11 +233,14 @@ function projectDirectory(rootAsTyped: string): string {
 }
 
 /** Read a project (the root as the user typed it) into the contract model and its graph. */
-export async function loadModel(rootAsTyped: string, options: RunnerOptions & { preset?: string } = {}): Promise<Model> {
+export async function loadModel(
+  rootAsTyped: string,
+  options: RunnerOptions & { preset?: string; ignorePatterns?: readonly string[] } = {},
+): Promise<Model> {
   const root = projectDirectory(rootAsTyped);
   const runner = createRunner(options, rules);
   try {
-    const { loaded, layout, presets, presetNote } = await prepare(root, rootAsTyped, runner, options.preset);
+    const { loaded, layout, presets, presetNote } = await prepare(root, rootAsTyped, runner, options);
     const { project } = await loadProject({ root, displayRoot: rootAsTyped, loaded, layout, presets, references: false, runner });
     const model: Model = { loaded, project, graph: buildGraph(project) };
     if (presetNote !== undefined) model.presetNote = presetNote;
@@ -237,7 +272,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   let loadedProject: LoadedProject;
   let prepared: Prepared;
   try {
-    prepared = await prepare(root, options.root, runner, options.preset);
+    prepared = await prepare(root, options.root, runner, options);
     const { loaded, layout, presets, auto } = prepared;
     plan = severityPlan(rules, index, loaded, { presets, auto });
     enabled = selected.filter((rule) => plan.runs(rule));
@@ -268,6 +303,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     ...result,
     project,
     graph,
+    layout: prepared.layout,
     timing: {
       config: prepared.ms.config,
       discovery: prepared.ms.discovery,
@@ -284,7 +320,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   return out;
 }
 
-type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote'>;
+type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote' | 'layout'>;
 
 function runRules(
   loaded: LoadedProject,

@@ -386,6 +386,22 @@ export interface LoadProblem {
   message: string;
 }
 
+/** Why a SKILL.md discovery found is not checked as a skill (discover/discover.ts). */
+export type UncheckedReason =
+  /** outside every skills directory */
+  | 'outside'
+  /** directly in a skills directory (skills are the folders inside it) */
+  | 'skills-dir'
+  /** at the project root */
+  | 'root';
+
+/** A SKILL.md discovery found and did not check as a skill. */
+export interface UncheckedSkill {
+  /** the folder that holds the SKILL.md, project-relative ('' = the root) */
+  dir: string;
+  reason: UncheckedReason;
+}
+
 export interface Project {
   /** the root as typed by the user (used only for display) */
   displayRoot: string;
@@ -405,6 +421,8 @@ export interface Project {
   presets: readonly string[];
   skills: readonly Skill[];
   problems: readonly LoadProblem[];
+  /** the SKILL.md files discovery found and did not check (skill-outside-skills-dir); absent: none */
+  unchecked?: readonly UncheckedSkill[];
   /** README.md at the project root, if any */
   readme: FileModel | null;
   /** project-relative paths that exist (used by the loop-state-file rule) */

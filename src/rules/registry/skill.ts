@@ -18,6 +18,7 @@ import skillMissingStateModel from '../skill-missing-state-model.js';
 import skillNameNotGerund from '../skill-name-not-gerund.js';
 import skillNamingInconsistent from '../skill-naming-inconsistent.js';
 import fileTooComplex from '../file-too-complex.js';
+import skillOutsideSkillsDir from '../skill-outside-skills-dir.js';
 import skillReadError from '../skill-read-error.js';
 import stateInvalidName from '../state-invalid-name.js';
 import stateUndeclaredInSkill from '../state-undeclared-in-skill.js';
@@ -41,6 +42,7 @@ export const skillRules: Rule[] = [
   skillMissingStateModel,
   skillNameNotGerund,
   skillNamingInconsistent,
+  skillOutsideSkillsDir,
   skillReadError,
   fileTooComplex,
   stateInvalidName,

@@ -1,0 +1,270 @@
+/**
+ * What discovery does not walk: the folders and files that are ignored, from four sources, in
+ * `.gitignore` syntax (the `ignore` package reads it as git does: negation, anchoring,
+ * directory-only patterns, `**`), in this order of precedence (the last pattern that matches a path
+ * decides, and nothing below an ignored folder can be re-included, as in git):
+ *
+ * 1. the project's git ignores: `.git/info/exclude`, the `.gitignore` files above the project root
+ *    (up to the repository's top) and the project's own, the root's and every nested one, a deeper
+ *    file over a shallower one;
+ * 2. the defaults (DEFAULT_IGNORES): version control, dependencies, build output, tests and their
+ *    fixtures, `_` folders — after git's, so a `.gitignore` that re-includes `build/` for git does
+ *    not make loopkit walk it;
+ * 3. `ignores:` in `.loopkit.yaml`;
+ * 4. `--ignore-pattern` on the command line.
+ *
+ * `ignores:` and `--ignore-pattern` may re-include (`!fixtures/`) what the defaults or git ignore.
+ * Git's global excludes file (core.excludesFile) is not read: a check must not depend on the machine.
+ */
+import ignore, { type Ignore } from 'ignore';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readText } from '../parse/fs.js';
+
+/** Where an ignore pattern comes from. */
+export type IgnoreSource = 'default' | 'gitignore' | 'config' | 'command line';
+
+export interface DefaultIgnore {
+  pattern: string;
+  /** what the folders are, for the docs and --verbose */
+  why: string;
+}
+
+/**
+ * The folders nobody wants checked as skills. Except the `_` folders, a default never hides a
+ * folder that holds a SKILL.md itself: a skill may be named `build` or `tests`.
+ */
+export const DEFAULT_IGNORES: readonly DefaultIgnore[] = [
+  { pattern: '.git/', why: 'version control' },
+  { pattern: '.hg/', why: 'version control' },
+  { pattern: '.svn/', why: 'version control' },
+  { pattern: 'node_modules/', why: 'dependencies' },
+  { pattern: '.venv/', why: 'dependencies' },
+  { pattern: 'venv/', why: 'dependencies' },
+  { pattern: 'dist/', why: 'build output' },
+  { pattern: 'build/', why: 'build output' },
+  { pattern: 'out/', why: 'build output' },
+  { pattern: 'coverage/', why: 'build output' },
+  { pattern: 'test/', why: 'tests and their fixtures' },
+  { pattern: 'tests/', why: 'tests and their fixtures' },
+  { pattern: 'fixtures/', why: 'tests and their fixtures' },
+  { pattern: 'testdata/', why: 'tests and their fixtures' },
+  { pattern: '_*/', why: 'templates and shared parts (`_template/`, `_shared/`, `__tests__/`)' },
+];
+
+/** Defaults that do not hide a folder holding a SKILL.md itself (all but the `_` folders). */
+const KEEPS_SKILLS = new Set(DEFAULT_IGNORES.filter((d) => !d.pattern.startsWith('_')).map((d) => d.pattern));
+
+/** Why a path is ignored. */
+export interface IgnoreMatch {
+  source: IgnoreSource;
+  /** the pattern as written */
+  pattern: string;
+  /** the file it is written in (a `.gitignore`, `.git/info/exclude`, `.loopkit.yaml`), project-relative where inside the project */
+  file?: string;
+  /** a default that does not apply to a folder holding a SKILL.md itself */
+  keepsSkill: boolean;
+}
+
+interface Mark {
+  source: IgnoreSource;
+  pattern: string;
+  file?: string;
+}
+
+const marks = new Map<string, Mark>();
+/** Patterns carry where they come from as the `ignore` package's `mark` (a string: an index into `marks`). */
+function marked(pattern: string, mark: Mark): { pattern: string; mark: string } {
+  const key = `${mark.source}\u0000${mark.file ?? ''}\u0000${mark.pattern}`;
+  if (!marks.has(key)) marks.set(key, mark);
+  return { pattern, mark: key };
+}
+
+/** A folder name in a pattern: glob characters escaped. */
+const escaped = (path: string) => path.replace(/[\\*?[\]!#]/gu, (c) => `\\${c}`);
+
+/** One line of an ignore file (or setting), split into its negation and body; null for blank lines and comments. */
+function parseLine(line: string): { negative: boolean; body: string } | null {
+  const text = line.replace(/\r$/u, '');
+  if (text.trim() === '' || text.startsWith('#')) return null;
+  return text.startsWith('!') ? { negative: true, body: text.slice(1) } : { negative: false, body: text };
+}
+
+/** Does a pattern body name a path from its file's folder (a slash at the start or in the middle)? */
+const anchored = (body: string) => body.replace(/\/+$/u, '').includes('/');
+
+/**
+ * A pattern of the ignore file in the project folder `dir` ('' = the root), as a pattern of the
+ * project root: `x` becomes `dir/**\/x`, `/x` and `a/x` become `dir/x` and `dir/a/x`.
+ */
+export function rebased(line: string, dir: string): string | null {
+  const parsed = parseLine(line);
+  if (parsed === null) return null;
+  if (dir === '') return line;
+  const body = parsed.body.replace(/^\//u, '');
+  const prefix = escaped(dir);
+  return `${parsed.negative ? '!' : ''}${anchored(parsed.body) ? `${prefix}/${body}` : `${prefix}/**/${body}`}`;
+}
+
+/**
+ * A pattern of an ignore file in a folder above the project root (`below` is the way from that
+ * folder down to the root, posix), as a pattern of the project root: a pattern that matches at any
+ * level applies as it is; an anchored one only when it names a path inside the project by its
+ * literal way (`packages/skills/drafts/`); else (null) it names something outside the project.
+ */
+export function fromAbove(line: string, below: string): string | null {
+  const parsed = parseLine(line);
+  if (parsed === null) return null;
+  if (!anchored(parsed.body)) return line;
+  const body = parsed.body.replace(/^\//u, '');
+  if (!body.startsWith(`${below}/`) || body.length === below.length + 1) return null;
+  const inside = body.slice(below.length + 1);
+  // a glob on the way down to the root cannot be told apart from a literal folder name: not applied
+  if (/[*?[\\]/u.test(body.slice(0, below.length))) return null;
+  return `${parsed.negative ? '!' : ''}/${inside}`;
+}
+
+const lines = (text: string) => text.split('\n');
+
+/** The directory git keeps its files in for the work tree at `top` (`.git`, or where a `.git` file points). */
+function gitDirectory(top: string): string | null {
+  const dotGit = join(top, '.git');
+  try {
+    if (statSync(dotGit).isDirectory()) return dotGit;
+    const pointer = /^gitdir:\s*(.+)$/mu.exec(readFileSync(dotGit, 'utf8'));
+    if (!pointer) return null;
+    const gitDir = resolve(top, pointer[1]!.trim());
+    // a linked work tree keeps its info/exclude in the common directory
+    const common = join(gitDir, 'commondir');
+    return existsSync(common) ? resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir;
+  } catch {
+    return null;
+  }
+}
+
+/** The top of the git work tree the project is in (the project root or a folder above it), or null. */
+export function repositoryTop(root: string): string | null {
+  for (let dir = root; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+const posixPath = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
+
+/**
+ * The rules of one folder of the walk: git's patterns that apply there (every `.gitignore` on the
+ * way down to it), then the defaults, `ignores:` and `--ignore-pattern`. Paths are tested relative
+ * to `base` (a project folder; '' = the root): discovery walks a skills directory that the rules of
+ * the root would ignore (a `skills_dir` named inside `build/`) as a root of its own.
+ */
+export class IgnoreRules {
+  private combined: Ignore | undefined;
+
+  private constructor(
+    private readonly git: Ignore,
+    private readonly tail: Ignore,
+    private readonly base: string,
+  ) {}
+
+  /**
+   * The rules at the project root: git's files above and at the root (the root's own `.gitignore`
+   * is read when the walk enters the root), the defaults, `ignores:` (written in `configFile`) and
+   * the command line's patterns.
+   */
+  static forProject(root: string, settings: { ignores: readonly string[]; configFile: string | null; ignorePatterns: readonly string[] }) {
+    const git = ignore({ ignorecase: false });
+    const top = repositoryTop(root);
+    if (top !== null) {
+      // each file with the folder its patterns are written from: info/exclude from the top of the
+      // work tree, then the .gitignore files above the root, from the top down
+      const files: { from: string; abs: string }[] = [];
+      const gitDir = gitDirectory(top);
+      if (gitDir !== null) files.push({ from: top, abs: join(gitDir, 'info', 'exclude') });
+      const above: string[] = [];
+      if (top !== root) {
+        for (let dir = dirname(root); ; dir = dirname(dir)) {
+          above.unshift(dir);
+          if (dir === top || dirname(dir) === dir) break;
+        }
+      }
+      for (const dir of above) files.push({ from: dir, abs: join(dir, '.gitignore') });
+      for (const { from, abs } of files) {
+        const r = readText(abs);
+        if (!('text' in r)) continue;
+        const below = posixPath(relative(from, root));
+        for (const line of lines(r.text)) {
+          const p = below === '' ? (parseLine(line) === null ? null : line) : fromAbove(line, below);
+          if (p !== null) git.add(marked(p, { source: 'gitignore', pattern: line.trim(), file: posixPath(abs) }));
+        }
+      }
+    }
+    const tail = ignore({ ignorecase: false });
+    for (const d of DEFAULT_IGNORES) tail.add(marked(d.pattern, { source: 'default', pattern: d.pattern }));
+    const file = settings.configFile ?? undefined;
+    for (const p of settings.ignores)
+      tail.add(marked(settingPattern(p), { source: 'config', pattern: p, ...(file !== undefined ? { file } : {}) }));
+    for (const p of settings.ignorePatterns) tail.add(marked(settingPattern(p), { source: 'command line', pattern: p }));
+    return new IgnoreRules(git, tail, '');
+  }
+
+  /** These rules, with the patterns of the `.gitignore` in the project folder `dir`. */
+  withGitignore(dir: string, text: string): IgnoreRules {
+    const git = ignore({ ignorecase: false }).add(this.git);
+    const inBase = this.relative(dir);
+    const file = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
+    for (const line of lines(text)) {
+      const p = rebased(line, inBase);
+      if (p !== null) git.add(marked(p, { source: 'gitignore', pattern: line.trim(), file }));
+    }
+    return new IgnoreRules(git, this.tail, this.base);
+  }
+
+  /**
+   * These rules, with the folder `dir` re-included: a default that would ignore it does not apply
+   * to a folder holding a SKILL.md itself, nor then to anything inside it.
+   */
+  keeping(dir: string): IgnoreRules {
+    const tail = ignore({ ignorecase: false })
+      .add(this.tail)
+      .add(marked(`!/${escaped(this.relative(dir))}/`, { source: 'default', pattern: '(a skill folder)' }));
+    return new IgnoreRules(this.git, tail, this.base);
+  }
+
+  /** These rules for a walk that starts at the project folder `dir`: paths are tested from there. */
+  rootedAt(dir: string): IgnoreRules {
+    return new IgnoreRules(ignore({ ignorecase: false }), this.tail, dir);
+  }
+
+  private relative(path: string): string {
+    return this.base === '' ? path : path === this.base ? '' : path.slice(this.base.length + 1);
+  }
+
+  /** Why the project path `path` (a folder when `isDir`) is ignored, or null when it is not. */
+  test(path: string, isDir: boolean): IgnoreMatch | null {
+    const rel = this.relative(path);
+    if (rel === '') return null;
+    this.combined ??= ignore({ ignorecase: false }).add(this.git).add(this.tail);
+    const t = this.combined.test(isDir ? `${rel}/` : rel);
+    if (!t.ignored) return null;
+    const mark = marks.get(t.rule?.mark ?? '');
+    if (mark === undefined) return { source: 'gitignore', pattern: t.rule?.pattern ?? '', keepsSkill: false };
+    const out: IgnoreMatch = {
+      source: mark.source,
+      pattern: mark.pattern,
+      keepsSkill: mark.source === 'default' && KEEPS_SKILLS.has(mark.pattern),
+    };
+    if (mark.file !== undefined) out.file = mark.file;
+    return out;
+  }
+}
+
+/**
+ * A pattern of `ignores:` or `--ignore-pattern`: gitignore syntax relative to the project root; a
+ * leading `./` anchors it at the root like a leading `/`.
+ */
+export function settingPattern(p: string): string {
+  const neg = p.startsWith('!');
+  const body = (neg ? p.slice(1) : p).replace(/^(?:\.\/)+/u, '/');
+  return `${neg ? '!' : ''}${body}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * The walk of a project: every folder below the root that is not ignored (ignore.ts), once. Ignored
+ * folders are not entered at all, nor are folders with a `.loopkit.yaml` of their own (projects of
+ * their own). Symbolic links to folders are followed only while they resolve inside the project,
+ * and after every real folder: a folder reached both at its real place and through links is walked
+ * once, at its real place.
+ */
+import { readdirSync, type Dirent } from 'node:fs';
+import { join, sep } from 'node:path';
+import { CONFIG_FILE } from '../config/errors.js';
+import { exists, insideRoot, isDirectory, readText } from '../parse/fs.js';
+import type { IgnoreMatch, IgnoreRules } from './ignore.js';
+
+export interface IgnoredFolder {
+  /** project-relative (posix) */
+  path: string;
+  match: IgnoreMatch;
+}
+
+export interface Walk {
+  /** the folders that hold a SKILL.md, project-relative (posix, '' = the root), sorted; each real folder once */
+  skillDirs: string[];
+  /** the real path of each of them */
+  realPaths: ReadonlyMap<string, string>;
+  /** folders below the root with a `.loopkit.yaml` of their own (not walked), sorted */
+  subprojects: string[];
+  /** folders not walked because they are ignored, sorted */
+  ignored: IgnoredFolder[];
+  /** the project root holds a SKILL.md without frontmatter: an index of the collection, not a skill */
+  rootIndex: boolean;
+  /** folders that could not be read (permissions): any skill in them was not found, sorted */
+  unreadable: string[];
+}
+
+/** Does a SKILL.md start with a frontmatter block (`---` … `---`), as every skill's does? */
+function hasFrontmatter(abs: string): boolean {
+  const r = readText(abs);
+  return 'text' in r && /^\uFEFF?---[ \t]*\r?\n(?:[^]*?\r?\n)?---[ \t]*(?:\r?\n|$)/u.test(r.text);
+}
+
+const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Walk the project at `root` with the ignore rules of its root. `starts` are project folders to walk
+ * as well when the walk from the root does not reach them (a `skills_dir` named inside an ignored
+ * folder): each is walked as a root of its own.
+ */
+export function walkProject(root: string, rules: IgnoreRules, starts: readonly string[] = []): Walk {
+  const found = new Map<string, string>();
+  const subprojects: string[] = [];
+  const subprojectReals: string[] = [];
+  const ignored: IgnoredFolder[] = [];
+  /** real paths of the folders walked */
+  const visited = new Set<string>();
+  const links: { abs: string; path: string; rules: IgnoreRules }[] = [];
+  let rootIndex = false;
+  const unreadable: string[] = [];
+
+  const visit = (abs: string, path: string, real: string, here: IgnoreRules, isStart: boolean) => {
+    visited.add(real);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(abs, { withFileTypes: true }).sort(byName);
+    } catch {
+      unreadable.push(path);
+      return;
+    }
+    if (!isStart && entries.some((e) => e.name === CONFIG_FILE)) {
+      subprojects.push(path);
+      subprojectReals.push(real);
+      return;
+    }
+    if (entries.some((e) => e.name === '.gitignore' && !e.isDirectory())) {
+      const r = readText(join(abs, '.gitignore'));
+      if ('text' in r) here = here.withGitignore(path, r.text);
+    }
+    // a SKILL.md that is not a readable file is still a skill's (reported as skill-read-error)
+    if (entries.some((e) => e.name === 'SKILL.md') && here.test(path === '' ? 'SKILL.md' : `${path}/SKILL.md`, false) === null) {
+      if (path === '' && !hasFrontmatter(join(abs, 'SKILL.md'))) rootIndex = true;
+      else found.set(path, real);
+    }
+    for (const e of entries) {
+      const link = e.isSymbolicLink();
+      if (!e.isDirectory() && !link) continue;
+      const childAbs = join(abs, e.name);
+      if (link && !isDirectory(childAbs)) continue;
+      const childPath = path === '' ? e.name : `${path}/${e.name}`;
+      const match = here.test(childPath, true);
+      let rules = here;
+      if (match !== null) {
+        if (!(match.keepsSkill && exists(join(childAbs, 'SKILL.md')))) {
+          ignored.push({ path: childPath, match });
+          continue;
+        }
+        rules = here.keeping(childPath);
+      }
+      if (link) links.push({ abs: childAbs, path: childPath, rules });
+      else visit(childAbs, childPath, `${real}${sep}${e.name}`, rules, false);
+    }
+  };
+
+  const realRoot = insideRoot(root, root);
+  if (realRoot === null) return { skillDirs: [], realPaths: new Map(), subprojects, ignored, rootIndex, unreadable };
+  visit(root, '', realRoot, rules, true);
+  for (const start of starts) {
+    const real = insideRoot(join(root, start), root);
+    if (real !== null && !visited.has(real)) visit(join(root, start), start, real, rules.rootedAt(start), true);
+  }
+  // then the links, in walk order (links found through links are appended as they are found)
+  for (let i = 0; i < links.length; i++) {
+    const { abs, path, rules: here } = links[i]!;
+    const real = insideRoot(abs, root);
+    if (real === null || visited.has(real) || subprojectReals.some((s) => real.startsWith(`${s}${sep}`))) continue;
+    visit(abs, path, real, here, false);
+  }
+
+  // a folder found at several paths (a link into a folder the walk reached first through another link) is
+  // kept at its real place, else at its first path in sort order
+  const byReal = new Map<string, string>();
+  const realRel = (real: string) =>
+    real === realRoot
+      ? ''
+      : real
+          .slice(realRoot.length + 1)
+          .split(sep)
+          .join('/');
+  for (const path of [...found.keys()].sort()) {
+    const real = found.get(path)!;
+    if (!byReal.has(real) || realRel(real) === path) byReal.set(real, path);
+  }
+  const skillDirs = [...byReal.values()].sort();
+  const realPaths = new Map(skillDirs.map((d) => [d, found.get(d)!]));
+  ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { skillDirs, realPaths, subprojects: subprojects.sort(), ignored, rootIndex, unreadable: unreadable.sort() };
+}

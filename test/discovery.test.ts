@@ -1,0 +1,338 @@
+/**
+ * Discovery follows the repository: every SKILL.md is checked, ignored on purpose, or reported
+ * (docs/discovery.md). The fixture projects fixtures/projects/discovery-* hold one behaviour each;
+ * .git folders (which a fixture cannot commit) are made in temporary directories.
+ */
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../src/cli.js';
+import { fromAbove, rebased } from '../src/discover/ignore.js';
+import { lint, type LintResult } from '../src/engine/run.js';
+import { PROJECTS, ROOT, run, Temps } from './helpers/cli.js';
+
+const temps = new Temps();
+afterAll(() => temps.cleanup());
+
+/** A skill with a valid name and description at `rel` of `dir`. */
+function writeSkill(dir: string, rel: string): void {
+  const name = rel.split('/').pop()!;
+  mkdirSync(join(dir, rel), { recursive: true });
+  writeFileSync(join(dir, rel, 'SKILL.md'), `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`);
+}
+
+/** A SKILL.md that fails the run wherever it is checked. */
+function writeBroken(dir: string, rel: string): void {
+  mkdirSync(join(dir, rel), { recursive: true });
+  writeFileSync(join(dir, rel, 'SKILL.md'), '---\nname: Broken Skill\n---\n');
+}
+
+const skillsOf = (r: LintResult) => r.project.skills.map((s) => s.dir);
+/** The folders left out, each with the pattern and where it comes from. */
+const ignoredOf = (r: LintResult) =>
+  r.layout.ignored.map(({ path, match }) => `${path} ${match.pattern} (${match.source}${match.file ? ` ${match.file}` : ''})`);
+const check = (root: string, options: { ignorePatterns?: string[] } = {}) => lint({ root, concurrency: 'off', ...options });
+
+describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () => {
+  const dir = join(PROJECTS, 'discovery-layouts');
+
+  it('wherever it sits: plugins at the top level, agents’ folders, inside an application, deep category folders', async () => {
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual([
+      '.claude/skills/releasing',
+      '.github/skills/triaging-issues',
+      'app/.claude/skills/deploying-app',
+      'docs/guides/writing/drafting-notes',
+      'review-kit/skills/reviewing-code',
+      'review-kit/skills/writing-tests',
+      // a skill named like a default-ignored folder (build/) is a skill all the same
+      'skills/build',
+    ]);
+    expect(r.errors).toBe(0);
+  });
+
+  it('leaves out templates, build output and broken test fixtures, names skills inside skills and other projects', async () => {
+    const r = await check(dir);
+    expect(ignoredOf(r)).toEqual(['_template _*/ (default)', 'build build/ (default)', 'tests tests/ (default)']);
+    expect(r.layout.nested).toEqual(['.claude/skills/releasing/examples/hotfix']);
+    expect(r.layout.subprojects).toEqual(['tools/other-project']);
+    expect(r.layout.unchecked).toEqual([]);
+    const shown = relative(ROOT, dir);
+    const cli = run([shown, '--no-color']);
+    expect(cli.status).toBe(0);
+    expect(cli.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 2 info {2}· {2}7 skills,/mu);
+    expect(cli.stderr).toContain(
+      'loopkit: 1 SKILL.md file inside another skill was not checked as a skill of its own: .claude/skills/releasing/examples/hotfix.',
+    );
+    expect(cli.stderr).toContain(
+      'loopkit: 1 folder has a .loopkit.yaml of its own and is a project of its own, not checked with this one: tools/other-project. ' +
+        'Check it with `loopkit check tools/other-project`.',
+    );
+    // --verbose says what was left out, and why
+    const verbose = run([shown, '--verbose', '--quiet']).stderr;
+    expect(verbose).toContain(`  skills: every SKILL.md below ${shown}\n  ignored: 3 folders:\n`);
+    expect(verbose).toContain(`    tests/ (default): ${shown}/tests\n`);
+    expect(verbose).toContain(`  projects of their own: ${shown}/tools/other-project\n`);
+  });
+
+  it('a test fixture project given as the root is checked (the defaults apply below the root)', async () => {
+    const r = await check(join(dir, 'tests', 'fixtures'));
+    expect(skillsOf(r)).toEqual(['broken-skill']);
+    expect(r.errors).toBeGreaterThan(0);
+  });
+
+  it('a skill reached through symbolic links is one skill, checked at its real place', async () => {
+    const r = await check(join(PROJECTS, 'discovery-symlinks'));
+    expect(skillsOf(r)).toEqual(['skills/reviewing-code']);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('a link that leaves the project is not followed, and a link back to the root does not loop', async () => {
+    const outside = temps.dir();
+    writeBroken(outside, 'foreign');
+    const dir = temps.dir();
+    writeSkill(dir, 'skills/reviewing-code');
+    mkdirSync(join(dir, 'plugins'));
+    symlinkSync(outside, join(dir, 'plugins', 'foreign'));
+    symlinkSync('..', join(dir, 'plugins', 'mine'));
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['skills/reviewing-code']);
+    expect(r.errors).toBe(0);
+  });
+
+  it('node_modules is never walked, and a .gitignore cannot make the defaults walk it', async () => {
+    const dir = temps.dir();
+    writeSkill(dir, 'skills/reviewing-code');
+    writeBroken(dir, 'node_modules/some-package/skills/theirs');
+    writeBroken(dir, 'dist/skills/copied');
+    // committed for git's sake: loopkit still leaves build output out
+    writeFileSync(join(dir, '.gitignore'), '!dist/\n');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['skills/reviewing-code']);
+    expect(ignoredOf(r)).toEqual(['dist dist/ (default)', 'node_modules node_modules/ (default)']);
+  });
+
+  it('a SKILL.md at the root: without frontmatter an index, named in a note; with frontmatter a skill not checked, reported', async () => {
+    const index = run([join(PROJECTS, '..', 'rules', 'skill-outside-skills-dir', 'valid', 'root-index')]);
+    expect(index.status).toBe(0);
+    expect(index.stderr).toContain(
+      'the SKILL.md at the project root has no frontmatter: read as an index of the collection, not as a skill',
+    );
+    const root = run([join(PROJECTS, '..', 'rules', 'skill-outside-skills-dir', 'invalid', 'project-root'), '--no-color']);
+    expect(root.status).toBe(1);
+    expect(root.stdout).toContain(
+      'SKILL.md: error: The SKILL.md at the project root was not checked: loopkit checks the skill folders below the root  [skill-outside-skills-dir]',
+    );
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a folder that cannot be read is named in a note (not as root: permissions do not apply)', () => {
+    const dir = temps.dir();
+    writeSkill(dir, 'skills/reviewing-code');
+    writeSkill(dir, 'locked/drafting-notes');
+    chmodSync(join(dir, 'locked'), 0o000);
+    try {
+      const r = run([dir]);
+      expect(r.stderr).toContain('loopkit: 1 folder could not be read, and any skill in it was not found: locked.');
+    } finally {
+      chmodSync(join(dir, 'locked'), 0o755);
+    }
+  });
+
+  it('a project without any skill is exit 2, with what was ignored', () => {
+    const dir = temps.dir();
+    writeBroken(dir, 'tests/fixtures/broken');
+    const r = run([dir]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('no skills found in');
+    expect(r.stderr).toContain('no SKILL.md below the root (1 folder ignored: tests/ (by default))');
+  });
+});
+
+describe('.gitignore files, as git reads them', () => {
+  it('the root’s and nested ones: anchoring, globs, directory patterns, negation', async () => {
+    const r = await check(join(PROJECTS, 'discovery-gitignore'));
+    expect(skillsOf(r)).toEqual(['packs/generated/summarizing', 'packs/old-but-kept/reviving', 'skills/shipping']);
+    expect(ignoredOf(r)).toEqual([
+      'drafts drafts/ (gitignore .gitignore)',
+      'generated /generated/ (gitignore .gitignore)',
+      'packs/old-v1 old-*/ (gitignore packs/.gitignore)',
+      'skills/scratch.local *.local/ (gitignore .gitignore)',
+    ]);
+    expect(r.errors).toBe(0);
+  });
+
+  it('.git/info/exclude, also of a linked work tree (a .git file)', async () => {
+    const repo = temps.dir();
+    writeSkill(repo, 'skills/reviewing-code');
+    writeBroken(repo, 'scratch/trying');
+    mkdirSync(join(repo, '.git', 'info'), { recursive: true });
+    writeFileSync(join(repo, '.git', 'info', 'exclude'), '# local\nscratch/\n');
+    expect(skillsOf(await check(repo))).toEqual(['skills/reviewing-code']);
+
+    // a work tree made by `git worktree add`: .git is a file, info/exclude is in the common directory
+    const tree = temps.dir();
+    writeSkill(tree, 'skills/reviewing-code');
+    writeBroken(tree, 'scratch/trying');
+    mkdirSync(join(repo, '.git', 'worktrees', 'tree'), { recursive: true });
+    writeFileSync(join(repo, '.git', 'worktrees', 'tree', 'commondir'), '../..\n');
+    writeFileSync(join(tree, '.git'), `gitdir: ${join(repo, '.git', 'worktrees', 'tree')}\n`);
+    expect(skillsOf(await check(tree))).toEqual(['skills/reviewing-code']);
+  });
+
+  it('the .gitignore files above the project root, up to the repository’s top', async () => {
+    const repo = temps.dir();
+    mkdirSync(join(repo, '.git'));
+    // the root itself under an ignored folder is still checked: naming it is asking for it
+    writeFileSync(join(repo, '.gitignore'), 'packages/skills/drafts/\nscratch/\n/skills/\nout-of-project/\n*.bak\n');
+    const root = join(repo, 'packages', 'skills');
+    writeSkill(root, 'reviewing-code');
+    writeSkill(root, 'skills/anchored-elsewhere');
+    writeBroken(root, 'drafts/half-done');
+    writeBroken(root, 'deeper/scratch/trying');
+    const r = await check(root);
+    // `/skills/` of the repository's top names another folder than the project's skills/
+    expect(skillsOf(r)).toEqual(['reviewing-code', 'skills/anchored-elsewhere']);
+    expect(ignoredOf(r)).toEqual([
+      `deeper/scratch scratch/ (gitignore ${join(repo, '.gitignore')})`,
+      `drafts packages/skills/drafts/ (gitignore ${join(repo, '.gitignore')})`,
+    ]);
+  });
+
+  it('ancestor patterns: unanchored ones apply as written; anchored ones only by their literal way into the project', () => {
+    expect(fromAbove('scratch/', 'packages/skills')).toBe('scratch/');
+    expect(fromAbove('!keep.md', 'packages/skills')).toBe('!keep.md');
+    expect(fromAbove('packages/skills/drafts/', 'packages/skills')).toBe('/drafts/');
+    expect(fromAbove('/packages/skills/drafts', 'packages/skills')).toBe('/drafts');
+    expect(fromAbove('!packages/skills/drafts/keep/', 'packages/skills')).toBe('!/drafts/keep/');
+    expect(fromAbove('packages/skills/', 'packages/skills')).toBeNull();
+    expect(fromAbove('packages/other/drafts/', 'packages/skills')).toBeNull();
+    expect(fromAbove('packages/*/drafts/', 'packages/skills')).toBeNull();
+    expect(fromAbove('# comment', 'packages/skills')).toBeNull();
+  });
+
+  it('nested file patterns become patterns of the root', () => {
+    expect(rebased('old-*/', 'packs')).toBe('packs/**/old-*/');
+    expect(rebased('!old-but-kept/', 'packs')).toBe('!packs/**/old-but-kept/');
+    expect(rebased('/only-here', 'packs')).toBe('packs/only-here');
+    expect(rebased('a/b', 'packs')).toBe('packs/a/b');
+    expect(rebased('x', 'odd[name]')).toBe('odd\\[name\\]/**/x');
+    expect(rebased('', 'packs')).toBeNull();
+    expect(rebased('# comment', 'packs')).toBeNull();
+    expect(rebased('drafts/', '')).toBe('drafts/');
+  });
+});
+
+describe('ignores: in .loopkit.yaml and --ignore-pattern', () => {
+  const dir = join(PROJECTS, 'discovery-ignores');
+
+  it('ignores: leaves folders out, and `!` re-includes one the defaults leave out', async () => {
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['fixtures/showcase', 'legacy/broken', 'skills/planning']);
+    expect(ignoredOf(r)).toEqual(['experiments experiments/ (config .loopkit.yaml)']);
+  });
+
+  it('--ignore-pattern leaves out more for one run (repeatable)', () => {
+    const without = run([dir, '--no-color']);
+    expect(without.status).toBe(1);
+    expect(without.stdout).toContain('legacy/broken/SKILL.md:2:1: error:');
+    const withPattern = run([dir, '--ignore-pattern', 'legacy/', '--ignore-pattern', 'skills/planning/', '--json']);
+    expect(withPattern.status).toBe(0);
+    expect(JSON.parse(withPattern.stdout)).toMatchObject({ skills_checked: 1 });
+  });
+
+  it('a bad --ignore-pattern is a usage error (exit 2)', () => {
+    const r = run([dir, '--ignore-pattern', '../elsewhere/']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("loopkit: error: --ignore-pattern: '../elsewhere/' reaches outside the project ('..')");
+  });
+});
+
+describe('skills directories (skills_dir)', () => {
+  it('a SKILL.md outside them fails the run: skill-outside-skills-dir (fixtures/rules/skill-outside-skills-dir)', () => {
+    const r = run([join(PROJECTS, '..', 'rules', 'skill-outside-skills-dir', 'invalid', 'skills-dir-written'), '--no-color']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('FAIL  2 errors');
+    expect(r.stdout).toContain('plugins/notes/skills/drafting-notes/SKILL.md: error:');
+    // inside a skill, in a test fixture folder, in another project: not reported
+    expect(r.stdout).not.toMatch(/examples|tests\/fixtures|vendor-kit/u);
+  });
+
+  it('a skills directory inside an ignored folder is checked all the same, with the defaults inside it', async () => {
+    const dir = temps.dir();
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: build/skills\n');
+    writeSkill(dir, 'build/skills/reviewing-code');
+    writeBroken(dir, 'build/skills/_template');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['build/skills/reviewing-code']);
+    expect(r.errors).toBe(0);
+  });
+
+  it('a skill at any depth of a skills directory is checked; one inside a skill is part of it', async () => {
+    const dir = temps.dir();
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: skills/\n');
+    writeSkill(dir, 'skills/product/specs/drafting-prds');
+    writeSkill(dir, 'skills/reviewing-code');
+    writeSkill(dir, 'skills/reviewing-code/examples/demo');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['skills/product/specs/drafting-prds', 'skills/reviewing-code']);
+    expect(r.layout.nested).toEqual(['skills/reviewing-code/examples/demo']);
+  });
+
+  it('a skills directory named through a link holds the skills of its real place', async () => {
+    const dir = temps.dir();
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: .claude/skills\n');
+    writeSkill(dir, 'skills/reviewing-code');
+    mkdirSync(join(dir, '.claude'));
+    symlinkSync('../skills', join(dir, '.claude', 'skills'));
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['skills/reviewing-code']);
+    expect(r.errors).toBe(0);
+  });
+
+  it("the loop-language preset's default skills/ that does not exist: exit 2, naming where the skills are", () => {
+    const dir = temps.dir();
+    writeFileSync(join(dir, '.loopkit.yaml'), 'loop_state_files: []\n');
+    writeSkill(dir, '.claude/skills/reviewing-code');
+    writeSkill(dir, '.claude/skills/drafting-notes');
+    const r = run([dir]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      "skills directory 'skills/' (the default of skills_dir) not found in " +
+        `${dir}; 2 SKILL.md files are in .claude/skills/: name that folder in skills_dir in .loopkit.yaml, or write \`extends: agent-skills\` to check every SKILL.md of the project`,
+    );
+  });
+});
+
+describe("loopkit's own repository", () => {
+  it('passes for the right reason: its skills checked, its fixtures ignored, its examples projects of their own', async () => {
+    const r = await check(ROOT);
+    expect(skillsOf(r)).toEqual([
+      'skills/accepting-stories',
+      'skills/running-desk-checks',
+      'skills/running-tdd-loops',
+      'skills/verifying-stories',
+      'skills/writing-stories',
+    ]);
+    expect(r.layout.unchecked).toEqual([]);
+    expect(r.layout.subprojects).toEqual(['examples/loop', 'examples/loop-controller']);
+    expect(ignoredOf(r)).toEqual(expect.arrayContaining(['fixtures fixtures/ (default)', 'node_modules node_modules/ (default)']));
+    expect(r.errors).toBe(0);
+  });
+});
+
+describe('the project of files given as arguments (the pre-commit hook)', () => {
+  it('the nearest folder above with a .loopkit.yaml, else the top of the git repository', () => {
+    const repo = temps.dir();
+    mkdirSync(join(repo, '.git'));
+    writeSkill(repo, 'review-kit/skills/reviewing-code');
+    writeSkill(repo, 'tools/other-project/skills/drafting-notes');
+    writeFileSync(join(repo, 'tools', 'other-project', '.loopkit.yaml'), 'extends: agent-skills\n');
+    expect(projectRoot([join(repo, 'review-kit', 'skills', 'reviewing-code', 'SKILL.md')], repo)).toBe('.');
+    expect(projectRoot([join(repo, 'tools', 'other-project', 'skills', 'drafting-notes', 'SKILL.md')], repo)).toBe(
+      join('tools', 'other-project'),
+    );
+    const r = run([join(repo, 'review-kit', 'skills', 'reviewing-code', 'SKILL.md'), '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ skills_checked: 1 });
+  });
+});

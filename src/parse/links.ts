@@ -7,7 +7,7 @@ import GithubSlugger from 'github-slugger';
 import { toString } from 'mdast-util-to-string';
 import type { LocalLink, SourceFile } from '../model/types.js';
 import { visit } from '../util/visit.js';
-import { BASE_DIR_PLACEHOLDER } from './skill.js';
+import { BASE_DIR_PLACEHOLDER } from '../util/paths.js';
 import { urlPosition } from './source-map.js';
 
 function decode(s: string): string {

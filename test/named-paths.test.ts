@@ -55,6 +55,7 @@ describe('pathOnDisk', () => {
   it('gives the path itself when every name is as written', () => {
     expect(pathOnDisk(dir, 'skills/x/references/security.md', new Map())).toBe('skills/x/references/security.md');
     expect(pathOnDisk(dir, 'skills/x/references/../SKILL.md', new Map())).toBe('skills/x/references/../SKILL.md');
+    expect(pathOnDisk(dir, 'skills/x/references/', new Map())).toBe('skills/x/references/');
   });
 
   it('gives the names on disk when a file or folder exists only in another case, on any file system', () => {

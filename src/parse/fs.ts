@@ -216,12 +216,13 @@ export function pathOnDisk(root: string, rel: string, listings: Listings): strin
       continue;
     }
     const names = listing(dir, listings);
-    if (names === null) return exists(resolve(dir, ...parts.slice(i))) ? [...out, ...parts.slice(i)].join('/') : null;
+    if (names === null) return exists(resolve(dir, ...parts.slice(i))) ? rel : null;
     const same = names.get(part.toLowerCase());
     if (same === undefined) return null;
     const name = same.includes(part) ? part : same[0]!;
     out.push(name);
     dir = resolve(dir, name);
   }
-  return out.join('/');
+  // a folder written with its final slash (`references/`) keeps it
+  return out.join('/') + (rel.endsWith('/') && out.length > 0 ? '/' : '');
 }

@@ -60,6 +60,14 @@ describe('counts', () => {
     }
     expect(offsetAfterTokens('short', 100)).toBe(5);
   });
+
+  it('gives the same place every time, whatever was measured before (the decoder keeps no cut character)', () => {
+    const rockets = `intro\n${'🚀'.repeat(40)}`;
+    const first = offsetAfterTokens(rockets, 31);
+    expect(rockets.charCodeAt(first - 1)).not.toBe(0xd83d);
+    expect(offsetAfterTokens(rockets, 31)).toBe(first);
+    expect(offsetAfterTokens('plain text after it', 2)).toBe('plain text'.length);
+  });
 });
 
 describe('Chinese and Japanese skills', () => {

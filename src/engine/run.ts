@@ -216,7 +216,9 @@ function projectDirectory(rootAsTyped: string): string {
 /** Read a project (the root as the user typed it) into the contract model and its graph. */
 export async function loadModel(rootAsTyped: string, options: RunnerOptions & { preset?: string } = {}): Promise<Model> {
   const root = projectDirectory(rootAsTyped);
-  const runner = createRunner(options, rules);
+  // the model needs the files' facts, not the rules' findings: their file parts (a tokenizer among
+  // them) run only when the outcomes go into a cache, which must hold them whole
+  const runner = createRunner(options, options.cacheFile ? rules : []);
   try {
     const { loaded, layout, presets, presetNote } = await prepare(root, rootAsTyped, runner, options.preset);
     const { project } = await loadProject({ root, displayRoot: rootAsTyped, loaded, layout, presets, references: false, runner });

@@ -70,9 +70,15 @@ export function tokensOver(text: string, limit: number): number | null {
  * a character (byte-level encodings split rare characters) counts the character as not covered.
  */
 export function offsetAfterTokens(text: string, n: number): number {
-  const tokens = tokenizer().encode(text, AS_TEXT);
+  const enc = tokenizer();
+  const tokens = enc.encode(text, AS_TEXT);
   if (tokens.length <= n) return text.length;
-  let prefix = tokenizer().decode(tokens.slice(0, n));
-  while (prefix !== '' && !text.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  return prefix.length;
+  // gpt-tokenizer decodes through one shared streaming TextDecoder: the bytes of a character that the
+  // n-th token cuts stay in it. So the first n tokens decode to the text they cover whole, and
+  // decoding the rest — up to the end of the text, a character boundary — empties it again (else
+  // the next decode, of another file, would begin with those bytes).
+  let covered = enc.decode(tokens.slice(0, n));
+  enc.decode(tokens.slice(n));
+  while (covered !== '' && !text.startsWith(covered)) covered = covered.slice(0, -1);
+  return covered.length;
 }

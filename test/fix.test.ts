@@ -7,13 +7,14 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { computeFixes } from '../src/engine/fix.js';
 import { lint } from '../src/engine/run.js';
 import { rules } from '../src/rules/index.js';
 import { run, Temps } from './helpers/cli.js';
 import { listCases } from './helpers/fixtures.js';
+import { meaningChanges } from './helpers/readings.js';
 
 const temps = new Temps();
 afterAll(() => temps.cleanup());
@@ -31,6 +32,13 @@ function snapshot(dir: string, prefix = ''): Map<string, string> {
 
 const lines = (s: string) => s.split(/\r?\n/u);
 const PLACEHOLDER = /^(## .+|<!-- TODO: write this section \(added by loopkit --fix\) -->|)$/u;
+
+/** Are the lines `small` a subsequence of `big`? */
+function onlySubsequence(small: readonly string[], big: readonly string[]): boolean {
+  let i = 0;
+  for (const line of big) if (i < small.length && line === small[i]) i++;
+  return i === small.length;
+}
 
 /** Is `small` a subsequence of `big`, and is everything else in `big` placeholder text? */
 function onlyPlaceholdersAdded(before: string, after: string): boolean {
@@ -70,13 +78,11 @@ const INVARIANT: Record<string, (before: string, after: string) => void> = {
   'skill-missing-state-model': (before, after) => expect(onlyPlaceholdersAdded(before, after)).toBe(true),
   'skill-missing-description': (before, after) => expect(onlyPlaceholdersAdded(before, after)).toBe(true),
   'skill-allowed-tools-format': (before, after) => {
-    const a = lines(before);
-    const b = lines(after);
-    expect(b.length).toBe(a.length);
-    const changed = a.map((l, i) => (l === b[i] ? -1 : i)).filter((i) => i >= 0);
-    expect(changed.length).toBe(1);
-    expect(a[changed[0]!]).toMatch(/^allowed-tools:/u);
-    expect(b[changed[0]!]!.replace(/[\s,]/gu, '')).toBe(a[changed[0]!]!.replace(/[\s,]/gu, ''));
+    // only the allowed-tools entry changed: every other line is still there, in order
+    expect(split(after).body).toBe(split(before).body);
+    const others = lines(before).filter((l) => !l.startsWith('allowed-tools:'));
+    expect(onlySubsequence(others, lines(after))).toBe(true);
+    expect(after).toMatch(/^allowed-tools:\r?\n {2}- /mu);
   },
   'skill-metadata-inline-map': (before, after) => {
     const a = split(before);
@@ -145,7 +151,10 @@ describe('--fix on the fixtures of every fixable rule', () => {
         for (const [path, text] of before) {
           const fix = first.fixes.find((f) => f.path === path);
           if (!fix) expect(after.get(path), path).toBe(text);
-          else INVARIANT[code]!(text, after.get(path)!);
+          else {
+            INVARIANT[code]!(text, after.get(path)!);
+            expect(meaningChanges(Object.keys(fix.fixed), text, after.get(path)!), path).toEqual([]);
+          }
         }
         expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
         // idempotent
@@ -200,11 +209,35 @@ describe('--fix keeps every other byte', () => {
   });
 
   it('a fix that would break the YAML of the frontmatter is not applied', async () => {
-    const dir = project(SKILL.replace('description:', 'allowed-tools: Read:,Grep\ndescription:'), LOOP);
+    // a fix part gone wrong: it writes an unclosed flow list
+    const part = rules.find((r) => r.meta.code === 'skill-allowed-tools-format')!.fix!;
+    const spy = vi.spyOn(part, 'fix').mockImplementation(({ file }) => {
+      const at = file.text.indexOf('Read, Grep');
+      return [{ start: at, end: at + 'Read, Grep'.length, text: '[Read, Grep' }];
+    });
+    try {
+      const dir = project(SKILL.replace('description:', 'allowed-tools: Read, Grep\ndescription:'), LOOP);
+      const r = await computeFixes({ root: dir });
+      expect(spy).toHaveBeenCalled();
+      expect(r.fixes).toEqual([]);
+      expect(r.skipped).toEqual([{ path: 'skills/running-a/SKILL.md', reason: 'the fix would break the syntax of the file' }]);
+      expect(r.result.diagnostics.map((d) => d.code)).toEqual(['skill-allowed-tools-format']);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('allowed-tools becomes a YAML list of the same tools, quoted where a plain item would read otherwise', async () => {
+    const dir = project(
+      SKILL.replace('description:', 'allowed-tools: "Bash(git log *), Read:,*, Bash(git add:*, git diff)"  # tools\ndescription:'),
+      LOOP,
+    );
     const r = await computeFixes({ root: dir });
-    expect(r.fixes).toEqual([]);
-    expect(r.skipped).toEqual([{ path: 'skills/running-a/SKILL.md', reason: 'the fix would break the syntax of the file' }]);
-    expect(r.result.diagnostics.map((d) => d.code)).toEqual(['skill-allowed-tools-format']);
+    expect(r.fixes.map((f) => f.fixed)).toEqual([{ 'skill-allowed-tools-format': 1 }]);
+    expect(r.fixes[0]!.after).toContain(
+      'allowed-tools:\n  - Bash(git log *)\n  - "Read:"\n  - "*"\n  - Bash(git add:*, git diff)  # tools\ndescription:',
+    );
+    expect(meaningChanges(['skill-allowed-tools-format'], r.fixes[0]!.before, r.fixes[0]!.after)).toEqual([]);
   });
 
   it('several fixes in one SKILL.md, in canonical order', async () => {
@@ -215,7 +248,7 @@ describe('--fix keeps every other byte', () => {
     const r = await computeFixes({ root: dir });
     expect(r.fixes).toHaveLength(1);
     expect(r.fixes[0]!.after).toBe(
-      '---\nname: running-a\ndescription: Runs a tiny loop. Use when testing loopkit.\nallowed-tools: Read Grep\nmetadata:\n  owner: qa\n  tier: "2"\n---\nSee [LOOP.md](LOOP.md).\n\n## Description\n\n<!-- TODO: write this section (added by loopkit --fix) -->\n\n## Rules\n\n<!-- TODO: write this section (added by loopkit --fix) -->\n\n## State Model\n\n`in-dev` to `done`.\n',
+      '---\nname: running-a\ndescription: Runs a tiny loop. Use when testing loopkit.\nallowed-tools:\n  - Read\n  - Grep\nmetadata:\n  owner: qa\n  tier: "2"\n---\nSee [LOOP.md](LOOP.md).\n\n## Description\n\n<!-- TODO: write this section (added by loopkit --fix) -->\n\n## Rules\n\n<!-- TODO: write this section (added by loopkit --fix) -->\n\n## State Model\n\n`in-dev` to `done`.\n',
     );
     expect(r.result.diagnostics).toEqual([]);
   });
@@ -238,7 +271,7 @@ describe('loopkit check --fix / --fix-dry-run', () => {
     expect(r.status).toBe(1);
     expect(snapshot(dir)).toEqual(before);
     expect(r.stdout).toContain('--- a/skills/running-a/LOOP.md\n+++ b/skills/running-a/LOOP.md\n@@ ');
-    expect(r.stdout).toContain('-allowed-tools: Read, Grep\n+allowed-tools: Read Grep\n');
+    expect(r.stdout).toContain('-allowed-tools: Read, Grep\n+allowed-tools:\n+  - Read\n+  - Grep\n');
     expect(r.stderr).toBe(
       'loopkit: --fix would fix 2 problems in 2 files (nothing written):\n  skills/running-a/LOOP.md: loop-section-order\n  skills/running-a/SKILL.md: skill-allowed-tools-format\n',
     );

@@ -5,7 +5,7 @@
  * not the repository.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rules } from '../src/rules/index.js';
@@ -76,6 +76,14 @@ describe('the npm package', () => {
     expect(check.stderr).toBe('');
     expect(check.stdout).toBe(`PASS  0 errors, 0 warnings, 0 info  ·  1 skill, ${rules.length} verifications\n`);
     expect(check.status).toBe(0);
+  });
+
+  it('installed from the tarball: counts tokens with the tokenizer it depends on (resolved when first needed)', () => {
+    const dir = temps.dir('loopkit-tokens-');
+    cpSync(join(ROOT, 'fixtures', 'rules', 'skill-body-too-many-tokens', 'invalid', 'japanese-skill'), dir, { recursive: true });
+    const check = loopkit(dir, 'check', '--preset', 'agent-skills', '--rule', 'skill-body-too-many-tokens', '--format', 'compact');
+    expect(check.stderr).toBe('');
+    expect(check.stdout).toMatch(/SKILL\.md is ~\d+ tokens/u);
   });
 
   it('answers --version, lists and explains rules from its own pages', () => {

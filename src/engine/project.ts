@@ -7,7 +7,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { classify, foldersOf, homesOf, resolveSkillsDirs, type Discovery, type UncheckedSkill } from '../discover/discover.js';
 import { IgnoreRules } from '../discover/ignore.js';
 import { walkProject, type IgnoredFolder } from '../discover/walk.js';
-import { declaredStates, linkPlaces } from '../model/skill.js';
+import { declaredStates, linkPlaces, namedPlace } from '../model/skill.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
@@ -19,7 +19,9 @@ import {
   isGlobSegment,
   isDirectory,
   listDir,
+  type Listings,
   markdownFilesUnder,
+  pathOnDisk,
   readText,
 } from '../parse/fs.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
@@ -335,6 +337,14 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
   for (const f of config.loop_state_files) if (exists(join(root, f.path))) existingPaths.add(f.path);
   // which local link destinations of SKILL.md and reference files exist
   const linkTargets = new Set<string>();
+  // names compared with the directory listings, never asked of a file system that may ignore case
+  const pathsOnDisk = new Map<string, string | null>();
+  const listings: Listings = new Map();
+  const onDisk = (place: string) => {
+    let found = pathsOnDisk.get(place);
+    if (found === undefined) pathsOnDisk.set(place, (found = pathOnDisk(root, place, listings)));
+    return found;
+  };
   const checked = new Set<string>();
   for (const role of roles) {
     if (role.kind !== 'skill' && role.kind !== 'reference') continue;
@@ -345,7 +355,7 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
         if (checked.has(place)) continue;
         checked.add(place);
         // a glob (`references/concepts/*.md`, "use these globs as the catalogue") is fine when it matches
-        if (exists(join(root, place)) || (place.split('/').some(isGlobSegment) && globMatches(root, place))) linkTargets.add(place);
+        if (onDisk(place) === place || (place.split('/').some(isGlobSegment) && globMatches(root, place))) linkTargets.add(place);
       }
       const path = places[0]!;
       // a skill reached through a symlinked folder: its links were written from its real place
@@ -353,6 +363,13 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
         const base = link.fromSkillDir ? skillDir : posix.dirname(role.path);
         if (existsFromRealPlace(join(root, base), link.path.replace(/\\/gu, '/'))) linkTargets.add(path);
       }
+    }
+  }
+  // the paths SKILL.md names in prose that name one of the skill's own files
+  for (const draft of drafts) {
+    for (const named of markdown.get(draft.skillPath)?.facts.skill?.namedPaths ?? []) {
+      const place = namedPlace(named.path, draft.dir, draft.entries);
+      if (place !== null) onDisk(place);
     }
   }
   const project: Project = {
@@ -371,6 +388,7 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     readme: hasReadme ? markdown.get('README.md')!.facts.file : null,
     existingPaths,
     linkTargets,
+    pathsOnDisk,
   };
   return { project, markdown, scripts, roles, timing: { read: readMs, files: t3 - t1 - readMs } };
 }

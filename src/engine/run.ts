@@ -238,7 +238,9 @@ export async function loadModel(
   options: RunnerOptions & { preset?: string; ignorePatterns?: readonly string[] } = {},
 ): Promise<Model> {
   const root = projectDirectory(rootAsTyped);
-  const runner = createRunner(options, rules);
+  // the model needs the files' facts, not the rules' findings: their file parts (a tokenizer among
+  // them) run only when the outcomes go into a cache, which must hold them whole
+  const runner = createRunner(options, options.cacheFile ? rules : []);
   try {
     const { loaded, layout, presets, presetNote } = await prepare(root, rootAsTyped, runner, options);
     const { project } = await loadProject({ root, displayRoot: rootAsTyped, loaded, layout, presets, references: false, runner });

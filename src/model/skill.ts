@@ -1,6 +1,6 @@
 /** Derived facts of a skill that depend on the configuration (computed in the project phase). */
 import { posix } from 'node:path';
-import type { DeclaredState, SkillFacts } from './types.js';
+import type { DeclaredState, DirEntry, SkillFacts } from './types.js';
 
 /**
  * The places a link's path can mean, first the one CommonMark reads (relative to the file that
@@ -16,6 +16,20 @@ export function linkPlaces(path: string, fromSkillDir: boolean, file: string, sk
   const first = posix.normalize(posix.join(fromSkillDir ? skillDir : dir, rel));
   if (fromSkillDir || dir === skillDir || !dir.startsWith(`${skillDir}/`) || rel.startsWith('../') || rel.startsWith('./')) return [first];
   return [first, posix.normalize(posix.join(skillDir, rel))];
+}
+
+/**
+ * The place of a path SKILL.md names in prose, when it names one of the skill's own files: it
+ * leads into a folder of the skill directory (`references/forms.md` beside a `references/` folder),
+ * or it is a file name that one of the skill directory's files has, in any case (`FORMS.md` beside
+ * `forms.md`). Null otherwise (`docs/plan.md` of the project the skill works on, `report.md` the
+ * agent is to write). `entries` are the skill directory's; names compare without case.
+ */
+export function namedPlace(path: string, skillDir: string, entries: readonly DirEntry[]): string | null {
+  const slash = path.indexOf('/');
+  const first = (slash === -1 ? path : path.slice(0, slash)).toLowerCase();
+  const kind = slash === -1 ? 'file' : 'dir';
+  return entries.some((e) => e.kind === kind && e.name.toLowerCase() === first) ? posix.normalize(`${skillDir}/${path}`) : null;
 }
 
 /** Where a link lands: the first of its places that exists (`existing`), else null. */

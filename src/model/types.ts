@@ -310,9 +310,21 @@ export interface CodeSpanFact {
   inHeading: boolean;
 }
 
+/** A relative file path named in prose or inline code (parse/named-paths.ts), where it is written. */
+export interface NamedPath {
+  /** as written, without `./`, a skill-directory placeholder or a trailing line number */
+  path: string;
+  line: number;
+  column: number;
+  /** written in inline code (else in prose) */
+  code: boolean;
+}
+
 /** The SKILL.md facts. */
 export interface SkillFacts {
   frontmatter: Frontmatter | null;
+  /** relative file paths named in prose and inline code, in document order */
+  namedPaths: readonly NamedPath[];
   /** H2 sections */
   sections: readonly Section[];
   headings: readonly HeadingFact[];
@@ -429,4 +441,12 @@ export interface Project {
   existingPaths: ReadonlySet<string>;
   /** the local link destinations of SKILL.md and reference files that exist (each of its places that exists, project-relative; see linkPlaces) */
   linkTargets: ReadonlySet<string>;
+  /**
+   * The places looked up for link destinations and for the paths SKILL.md names in prose, with
+   * the path as the directory listings spell it: the place itself, the names on disk when it
+   * exists only in another case (`Security.md` for `security.md`), or null when it does not exist.
+   * Named paths are looked up when they lead into a folder of the skill, or name a file next to
+   * SKILL.md.
+   */
+  pathsOnDisk: ReadonlyMap<string, string | null>;
 }

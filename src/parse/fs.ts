@@ -175,3 +175,54 @@ export function insideRoot(abs: string, root: string): string | null {
     return null;
   }
 }
+
+/** Directory listings of one project load (absolute directory → its entries' names by lower case; null when it cannot be listed). */
+export type Listings = Map<string, Map<string, string[]> | null>;
+
+function listing(abs: string, listings: Listings): Map<string, string[]> | null {
+  let names = listings.get(abs);
+  if (names === undefined) {
+    try {
+      names = new Map();
+      for (const name of readdirSync(abs).sort()) {
+        const lower = name.toLowerCase();
+        names.set(lower, [...(names.get(lower) ?? []), name]);
+      }
+    } catch {
+      names = null;
+    }
+    listings.set(abs, names);
+  }
+  return names;
+}
+
+/**
+ * The path `rel` (normalised, `/`-separated, relative to `root`) as the directory listings spell
+ * it: `rel` itself when every part exists with exactly that name; the names on disk when a part
+ * exists only in another case (`references/Security.md` → `references/security.md`: found on macOS
+ * and Windows, missing on Linux); null when a part does not exist in any case. The names are
+ * compared with the listing, not asked of the file system, which ignores case on macOS and Windows.
+ * A directory that cannot be listed is asked of the file system for the rest of the path.
+ */
+export function pathOnDisk(root: string, rel: string, listings: Listings): string | null {
+  let dir = resolve(root);
+  const out: string[] = [];
+  const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part === '..') {
+      dir = resolve(dir, '..');
+      out.push(part);
+      continue;
+    }
+    const names = listing(dir, listings);
+    if (names === null) return exists(resolve(dir, ...parts.slice(i))) ? rel : null;
+    const same = names.get(part.toLowerCase());
+    if (same === undefined) return null;
+    const name = same.includes(part) ? part : same[0]!;
+    out.push(name);
+    dir = resolve(dir, name);
+  }
+  // a folder written with its final slash (`references/`) keeps it
+  return out.join('/') + (rel.endsWith('/') && out.length > 0 ? '/' : '');
+}

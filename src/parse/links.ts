@@ -3,10 +3,11 @@
  * in the project, not a URL) and the anchors its headings define, for the broken-link checks.
  */
 import type { Code, Definition, Heading, Html, Image, Link } from 'mdast';
+import GithubSlugger from 'github-slugger';
 import { toString } from 'mdast-util-to-string';
 import type { LocalLink, SourceFile } from '../model/types.js';
 import { visit } from '../util/visit.js';
-import { BASE_DIR_PLACEHOLDER } from './skill.js';
+import { BASE_DIR_PLACEHOLDER } from '../util/paths.js';
 import { urlPosition } from './source-map.js';
 
 function decode(s: string): string {
@@ -109,24 +110,14 @@ export function localLinks(file: SourceFile): LocalLink[] {
 }
 
 /**
- * GitHub's heading anchor: lower case, punctuation removed (letters, digits, marks, `_`, `-` and
- * spaces stay), spaces to hyphens.
- */
-export function slug(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}_\- ]/gu, '')
-    .replace(/ /gu, '-');
-}
-
-/**
- * The anchors a markdown file defines: its headings' slugs (a repeated heading gets `-1`, `-2` …),
- * explicit `{#id}` heading attributes, and `id`/`name` attributes of HTML elements.
+ * The anchors a markdown file defines: its headings' anchors as GitHub renders them
+ * (`github-slugger`: lower case, punctuation dropped, spaces to hyphens, a repeated heading gets
+ * `-1`, `-2` …), explicit `{#id}` heading attributes, and `id`/`name` attributes of HTML elements.
  */
 export function anchors(file: SourceFile): string[] {
   const out = new Set<string>();
   if (!file.root) return [];
-  const seen = new Map<string, number>();
+  const slugger = new GithubSlugger();
   visit(file.root, null, (n) => {
     if (n.type === 'heading') {
       const raw = toString(n as Heading);
@@ -135,10 +126,7 @@ export function anchors(file: SourceFile): string[] {
       // `## Remote logons [ecs-user-usage-remote-logons]`: an anchor named in the heading (Elastic's docs-builder)
       const named = /\s\[([\w-]+)\]\s*$/u.exec(raw);
       if (named) out.add(named[1]!);
-      const base = slug(raw.replace(/\s*\{[#.][^}]*\}\s*$/u, '').trim());
-      const count = seen.get(base) ?? 0;
-      seen.set(base, count + 1);
-      out.add(count === 0 ? base : `${base}-${count}`);
+      out.add(slugger.slug(raw.replace(/\s*\{[#.][^}]*\}\s*$/u, '').trim()));
     } else if (n.type === 'html') {
       for (const m of (n as Html).value.matchAll(/\b(?:id|name)\s*=\s*["']([^"']+)["']/giu)) out.add(m[1]!);
     }

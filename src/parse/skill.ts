@@ -1,18 +1,13 @@
 /** SKILL.md → SkillFacts: frontmatter, H2 sections, and the headings and code spans behind the state model. */
 import type { Definition, Heading, InlineCode, Link, Root } from 'mdast';
 import type { CodeSpanFact, HeadingFact, LinkTarget, SkillFacts, SourceFile } from '../model/types.js';
+import { BASE_DIR_PLACEHOLDER } from '../util/paths.js';
 import { sectionKey } from '../util/text.js';
 import { visit } from '../util/visit.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { headingTitle, plainSection, sectionsAt } from './sections.js';
+import { namedPaths } from './named-paths.js';
 import { urlPosition } from './source-map.js';
-
-/**
- * The skill-directory placeholder of link destinations (`{baseDir}/references/x.md`, also
- * `${baseDir}`, `{{baseDir}}` and Claude Code's `${CLAUDE_SKILL_DIR}`), documented for skills whose files are read from an installed
- * location: the link is relative to the skill directory.
- */
-export const BASE_DIR_PLACEHOLDER = /^(?:\$\{baseDir\}|\{\{\s*baseDir\s*\}\}|\{baseDir\}|\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR)\//u;
 
 /** Relative markdown link targets of a markdown file (`[x](ref.md)`, definitions too), in document order. */
 export function markdownLinkTargets(file: SourceFile): LinkTarget[] {
@@ -83,5 +78,6 @@ export function skillFacts(file: SourceFile): SkillFacts {
     sections: sectionsAt(file, 2).map(plainSection),
     headings,
     codeSpans,
+    namedPaths: namedPaths(file),
   };
 }

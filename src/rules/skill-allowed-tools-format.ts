@@ -1,5 +1,4 @@
 import { defineRule } from '../engine/rule.js';
-import { inlineScalar } from './lib/frontmatter-text.js';
 import { entryPlace, textField } from './lib/frontmatter-fields.js';
 
 /** Split at commas outside parentheses/brackets (`Bash(git add:*, git diff)` stays one tool). */
@@ -32,7 +31,7 @@ export default defineRule({
     messages: {
       commas: {
         message: 'allowed-tools should be space-separated, not comma-separated',
-        help: 'Write `allowed-tools: {spaced}` (or a YAML list).',
+        help: 'Write it as a YAML list, one `- tool` line each ({tools}): every client reads a list the same way, while a space-separated string splits a tool with spaces in it.',
       },
     },
   },
@@ -41,24 +40,26 @@ export default defineRule({
       const f = textField(skill, 'allowed-tools', true);
       const parts = f ? commaParts(f.text) : [];
       if (!f || parts.length < 2) continue;
-      const spaced = parts.filter((t) => t !== '').join(' ');
-      report({ messageId: 'commas', data: { spaced }, at: entryPlace(skill, f.entry), skill: skill.name });
+      const tools = parts
+        .filter((t) => t !== '')
+        .map((t) => `\`${t}\``)
+        .join(', ');
+      report({ messageId: 'commas', data: { tools }, at: entryPlace(skill, f.entry), skill: skill.name });
     }
   },
-  // --fix: the commas become spaces in a one-line value (plain or quoted, as written)
+  // --fix: the value becomes a YAML list of the same tools, which no client splits differently
+  // (`Bash(git log *) Read` would be read as `Bash(git`, `log`, `*)`, `Read` by a client splitting on spaces)
   fix: {
     kinds: ['skill'],
-    fix({ file, facts }) {
+    async fix({ file, facts }) {
       const fm = facts.skill?.frontmatter;
       const entry = fm && fm.endLine !== null && !fm.error ? fm.entries.find((e) => e.key === 'allowed-tools') : undefined;
-      if (!entry || typeof entry.value !== 'string') return [];
-      const parts = commaParts(entry.value.trim());
+      if (!fm || fm.endLine === null || !entry || typeof entry.value !== 'string') return [];
+      const parts = commaParts(entry.value.trim()).filter((t) => t !== '');
       if (parts.length < 2) return [];
-      const value = inlineScalar(file, entry.line, entry.column);
-      if (!value || value.content.trim() !== entry.value.trim()) return [];
-      const lead = /^\s*/u.exec(value.content)![0];
-      const trail = /\s*$/u.exec(value.content)![0];
-      return [{ start: value.start, end: value.end, text: lead + parts.filter((t) => t !== '').join(' ') + trail }];
+      const { scalarToBlockList } = await import('./lib/yaml-block.js');
+      const edit = scalarToBlockList(file, fm.endLine, 'allowed-tools', entry.column, parts);
+      return edit ? [edit] : [];
     },
   },
 });

@@ -1,20 +1,8 @@
 import { defineRule } from '../engine/rule.js';
-import { charLength, positionAt } from '../util/text.js';
+import { positionAt } from '../util/text.js';
+import { ENCODING, offsetAfterTokens, tokensOver } from '../util/tokens.js';
 
 const MAX_TOKENS = 5000;
-/** characters per estimated token */
-const CHARS_PER_TOKEN = 4;
-
-/** UTF-16 offset of the `n`-th (1-based) code point of `text`. */
-function codePointOffset(text: string, n: number): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff) continue;
-    if (++count === n) return i;
-  }
-  return text.length;
-}
 
 export default defineRule({
   meta: {
@@ -29,7 +17,7 @@ export default defineRule({
       tooMany: {
         message:
           'SKILL.md is ~{tokens} tokens (recommended: <5000). Agents load the full body when activating the skill. Move detail to reference files',
-        help: 'The location is where the 5000-token budget runs out. Move detail below it into linked reference files.',
+        help: `The location is where the 5000-token budget runs out (tokens counted with ${ENCODING}). Move detail below it into linked reference files.`,
       },
     },
   },
@@ -37,13 +25,10 @@ export default defineRule({
     kinds: ['skill'],
     check({ file, report }) {
       const text = file.text;
-      // a quick bound first: a code point is one or two UTF-16 units
-      if (text.length <= MAX_TOKENS * CHARS_PER_TOKEN) return;
-      const tokens = Math.floor(charLength(text) / CHARS_PER_TOKEN);
-      if (tokens <= MAX_TOKENS) return;
-      // the character that takes the estimate over the budget
-      const crossing = codePointOffset(text, (MAX_TOKENS + 1) * CHARS_PER_TOKEN);
-      const { line, column } = positionAt(file.lineStarts, crossing);
+      const tokens = tokensOver(text, MAX_TOKENS);
+      if (tokens === null) return;
+      // the character where the budget runs out: the start of token 5001
+      const { line, column } = positionAt(file.lineStarts, offsetAfterTokens(text, MAX_TOKENS));
       report({ messageId: 'tooMany', data: { tokens }, at: { file: file.path, line, column } });
     },
   },

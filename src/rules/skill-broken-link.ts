@@ -9,7 +9,8 @@ export default defineRule({
     defaultSeverity: 'error',
     certainty: 'definite',
     category: 'structure',
-    description: 'Require every relative link and image in SKILL.md and its reference files to point at a file that exists',
+    description:
+      'Require every relative link and image in SKILL.md and its reference files to point at a file that exists, named in its case',
     scope: 'skill',
     reference: 'new',
     references: true,
@@ -17,6 +18,10 @@ export default defineRule({
       missing: {
         message: "{kind} '{url}' points at '{path}', which does not exist",
         help: 'An agent that follows it finds nothing. Fix the path (it is relative to {base}), add the file, or remove the {what}.',
+      },
+      otherCase: {
+        message: "{kind} '{url}' points at '{path}', which exists only as '{actual}' (another case)",
+        help: 'Names are compared as the directory lists them: macOS and Windows ignore the case and find the file, Linux (and most CI machines) does not. Write the name as it is on disk.',
       },
     },
   },
@@ -29,15 +34,19 @@ export default defineRule({
         // a missing file in a hidden folder (`.github/pull_request_template.md`, `.dbt-wiki/lineage.md`) is one
         // of the project the skill works on, or one the skill's tool writes there: not the skill's own file
         if (/^\.[^./\\]/u.test(link.path)) continue;
-        const path = places[0]!;
+        // a place that exists in another case (`Security.md` for `security.md`) is named wrongly, not missing
+        const other = places.findIndex((p) => typeof project.pathsOnDisk.get(p) === 'string');
+        const path = places[Math.max(other, 0)]!;
+        const actual = other >= 0 ? project.pathsOnDisk.get(path)! : undefined;
         report({
-          messageId: 'missing',
+          messageId: actual ? 'otherCase' : 'missing',
           data: {
             kind: link.image ? 'Image' : 'Link',
             what: link.image ? 'image' : 'link',
             url: link.url,
             path,
             base: link.fromSkillDir ? 'the skill directory' : 'the file that holds it',
+            ...(actual ? { actual } : {}),
           },
           at: { file: file.path, line: link.line, column: link.column },
           skill: skill.name,

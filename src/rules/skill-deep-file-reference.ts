@@ -1,7 +1,7 @@
 import { defineRule } from '../engine/rule.js';
 import { posix } from 'node:path';
 import { directoryLevels, resolveTarget } from '../util/paths.js';
-import { isContractFile } from './lib/skill-files.js';
+import { isAssetPath, isContractFile } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -22,6 +22,8 @@ export default defineRule({
   file: {
     kinds: ['skill'],
     check({ file, facts, report }) {
+      // each file once, at its first link: a second link to it is no second problem
+      const seen = new Set<string>();
       // relative .md links and definitions only: URLs, absolute paths and #anchors are not file references
       for (const link of facts.file.links) {
         // another skill's SKILL.md (or LOOP.md) is a handoff to that skill, not a reference file
@@ -31,6 +33,10 @@ export default defineRule({
         // a file outside the skill (the repository's `docs/decisions/x.md`) is not one of its reference files
         if (relative.startsWith('../')) continue;
         if (directoryLevels(relative) <= 1) continue;
+        // a template or asset (`assets/templates/report.md`) is handed out, not read as a reference
+        if (isAssetPath(relative)) continue;
+        if (seen.has(relative.toLowerCase())) continue;
+        seen.add(relative.toLowerCase());
         report({ messageId: 'deep', data: { target: link.target }, at: { file: file.path, line: link.urlLine, column: link.urlColumn } });
       }
     },

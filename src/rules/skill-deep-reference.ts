@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
 import { linkLanding, linkPlaces } from '../model/skill.js';
 import { decodePath } from '../util/paths.js';
-import { isContractFile, isMetaFile, mentionedSiblings, referencedFiles, skillLinks } from './lib/skill-files.js';
+import { isAssetPath, isContractFile, isMetaFile, mentionedSiblings, referencedFiles, skillLinks } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -32,6 +32,8 @@ export default defineRule({
       if (isContractFile(posix.basename(file.path))) continue;
       // the repository's AGENTS.md or README, linked for context, is not one of the skill's reference files
       if (isMetaFile(posix.basename(file.path))) continue;
+      // a template or asset (`assets/templates/report.md`) is handed out whole; its links name the files of what it becomes
+      if (file.path.startsWith(`${skill.dir}/`) && isAssetPath(file.path.slice(skill.dir.length + 1))) continue;
       const links = skillLinks(skill);
       // a file SKILL.md links or names is one step from it, whoever else links it
       const named = (fileData(skill.skillFile.path) ?? []).map((rel) => `${skill.dir}/${rel}`);

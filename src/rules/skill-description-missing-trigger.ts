@@ -46,22 +46,46 @@ const TRIGGERS = new RegExp(
 );
 
 /**
- * The same in Chinese and Japanese, where words are not separated by spaces: "触发" (trigger),
- * "当用户…" (when the user …), "…时使用" (use when …), "适用于" (applies to), "使用场景" (when to use),
- * "…ときに使用" / "…場合に使用" (use when …), "…で起動" (activated by …); and in Korean, "사용한다" (use),
- * "…할 때" (when …).
+ * Japanese says when in a clause that ends in a condition word — 場合 (case), 際 (occasion),
+ * とき/時 (time), たら/なら/れば (if), 前/後 (before/after) — followed by a verb of using or
+ * activating in any form: "…する際に使用", "…場合に使います", "…ときは呼び出す", "…したら発動する".
+ * The verb is matched by its stem, so every conjugation counts (使う, 使い, 使って, 使用する…).
+ * "…で発動" / "…で起動" / "…で呼び出す" name the phrase that activates the skill; "…に関する依頼に対応"
+ * the requests it answers.
  */
-const CJK_TRIGGERS = new RegExp(
-  [
-    // Chinese
-    '触发|觸發|当用户|當用戶|当.{1,40}?时|當.{1,40}?時|[时時]使用|适用于|適用於|使用场景|使用場景|何[时時]用|用于.{0,20}?场景',
-    // Japanese
-    'ときに(?:使用|使う)|場合に(?:使用|使う)|たら.{0,20}?使(?:用|う)|トリガー|(?:など)?で使(?:う|用)|時に使(?:う|用)|たい(?:時|とき)|(?:等|など)?で(?:起動|呼ぶ)|に(?:自ら)?起動|ときの作法',
-    // Korean: "사용한다" / "사용하세요" (use), "…할 때" (when …), "쓴다" (use), "트리거" (trigger)
-    '사용(?:한다|하세요|합니다|해|할)|할 때|될 때|일 때|쓴다|트리거',
-  ].join('|'),
-  'u',
-);
+const JA_USE = '(?:使[うわいえっ]|使用|利用|活用|発動|起動|呼び出|呼ば|呼ん|呼ぶ|適用|用い|実行|参照|読み込)';
+const JA_WHEN = '(?:場合|際|とき|時|折|たら|なら|れば|前|後)';
+/** What may stand between the condition and the verb: "…たら必ずこのスキルを使用する". */
+const JA_FILLER = '(?:必ず|常に|ぜひ|自動的に|積極的に|この|本|当|スキル|ツール|を|が|、|,|\\s)*';
+const JA_TRIGGERS = [
+  `${JA_WHEN}(?:に|には|は|で|にも)?${JA_FILLER}${JA_USE}`,
+  `で(?:発動|起動|呼び出)`,
+  // "…に関する依頼に対応": the requests it answers (as "for any request about …")
+  '(?:依頼|リクエスト|要望|要求|相談)(?:に対応|に応じ|の際|時|があれば|があった|を受け)',
+  'トリガー|発動条件|起動条件|使用タイミング|使いどころ|利用シーン|使用場面|ときの作法',
+  // "「レビューして」などで使う", "対話、ミーティングで使用": the phrases a user says, the situations it is for
+  '(?:など|等)?で使(?:う|用|い|っ)',
+  'たい(?:時|とき)',
+  'に(?:自ら)?起動',
+].join('|');
+
+/**
+ * Chinese: "当…时" (when …), a time or situation word — 时 (when), 场景/情况下 (situation) — followed by
+ * a verb of using, calling or triggering ("…时使用", "…时调用", "…场景下触发"), "适用于" (applies to),
+ * "触发" (trigger) and "使用场景" (when to use), in simplified and traditional characters.
+ */
+const ZH_USE = '(?:使用|调用|調用|启用|啟用|触发|觸發|加载|載入|激活|啟動|启动|用)';
+const ZH_TRIGGERS = [
+  '触发|觸發|当用户|當用戶|当.{1,40}?时|當.{1,40}?時',
+  `(?:[时時]|场景下?|場景下?|情况下|情況下)[，,]?${ZH_USE}`,
+  '适用于|適用於|使用场景|使用場景|何[时時]用|用于.{0,20}?场景',
+].join('|');
+
+/** Korean: "사용한다" / "사용하세요" (use), "…할 때" (when …), "쓴다" (use), "트리거" (trigger). */
+const KO_TRIGGERS = '사용(?:한다|하세요|합니다|해|할)|할 때|될 때|일 때|쓴다|트리거';
+
+/** Triggers in Chinese, Japanese and Korean, where words are not separated by spaces. */
+const CJK_TRIGGERS = new RegExp([ZH_TRIGGERS, JA_TRIGGERS, KO_TRIGGERS].join('|'), 'u');
 
 /**
  * …and in Russian, Spanish, German and French ("Активируется при …", "Используй, когда …", "Úsalo

@@ -43,7 +43,7 @@ export default defineRule({
       const fm = facts.skill?.frontmatter;
       const entry = fm?.entries.find((e) => e.key === 'metadata');
       if (!fm || !entry || fm.endLine === null || fm.error) return [];
-      const { flowMapToBlock } = await import('./lib/yaml-flow-map.js');
+      const { flowMapToBlock } = await import('./lib/yaml-block.js');
       const edit = flowMapToBlock(file, fm.endLine, 'metadata', entry.column);
       return edit ? [edit] : [];
     },

@@ -1,10 +1,17 @@
+import { basename, dirname } from 'node:path';
 import { defineRule } from '../engine/rule.js';
 import { DESCRIPTION_MAX, descriptionField, entryPlace, nameField, usableFrontmatter, userInvokedOnly } from './lib/frontmatter-fields.js';
 import { charLength } from '../util/text.js';
+import { ENCODING, tokensOver } from '../util/tokens.js';
 
 const MAX_TOKENS = 100;
 
-export default defineRule({
+/** What the file part found: the token count of name + description, when over the limit. */
+interface Counted {
+  tokens: number;
+}
+
+export default defineRule<'tooMany', Counted>({
   meta: {
     code: 'skill-metadata-too-many-tokens',
     defaultSeverity: 'warning',
@@ -17,24 +24,36 @@ export default defineRule({
       tooMany: {
         message:
           'name + description is ~{tokens} tokens (recommended: ~100). Agents load this for every skill at startup. Shorten the description',
-        help: 'Say what the skill does and when to use it in one or two sentences; move the rest into the body.',
+        help: `Say what the skill does and when to use it in one or two sentences; move the rest into the body (tokens counted with ${ENCODING}).`,
       },
     },
   },
-  check({ project, report }) {
+  // the count is made in the per-file phase (its outcome is cached), and only for a text over 100 bytes
+  file: {
+    kinds: ['skill'],
+    check({ file, facts }) {
+      const holder = { frontmatter: facts.skill?.frontmatter ?? null };
+      if (!usableFrontmatter(holder)) return undefined;
+      // the skill's name is its folder's when the frontmatter has none
+      const name = nameField(holder)?.text ?? basename(dirname(file.path));
+      const description = descriptionField(holder)?.text ?? '';
+      // as an agent reads them: the two frontmatter lines
+      const tokens = tokensOver(`name: ${name}\ndescription: ${description}`, MAX_TOKENS);
+      return tokens === null ? undefined : { tokens };
+    },
+  },
+  check({ project, fileData, report }) {
     for (const skill of project.skills) {
       // a skill only the user invokes is not loaded at start-up
       if (!usableFrontmatter(skill) || userInvokedOnly(skill)) continue;
-      const name = nameField(skill);
+      const counted = fileData(skill.skillFile.path);
+      if (!counted) continue;
       const description = descriptionField(skill);
       // a description over the specification's limit is skill-description-too-long's (one mistake, one report)
       if (description && charLength(description.text) > DESCRIPTION_MAX) continue;
-      // estimate: one token per 4 characters, plus 10 characters of framing
-      const tokens = Math.floor((charLength(name?.text ?? skill.name) + charLength(description?.text ?? '') + 10) / 4);
-      if (tokens <= MAX_TOKENS) continue;
-      const entry = description?.entry ?? name?.entry;
+      const entry = description?.entry ?? nameField(skill)?.entry;
       const at = entry ? entryPlace(skill, entry) : { file: skill.skillFile.path, line: 1, column: 1 };
-      report({ messageId: 'tooMany', data: { tokens }, at, skill: skill.name });
+      report({ messageId: 'tooMany', data: { tokens: counted.tokens }, at, skill: skill.name });
     }
   },
 });

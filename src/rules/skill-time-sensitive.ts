@@ -11,14 +11,38 @@ const MONTHS = 'january|february|march|april|may|june|july|august|september|octo
  */
 const DATE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])(?:${MONTHS})\\s+2[0-9]{3}(?![\\p{L}\\p{M}\\p{N}_])`, 'giu');
 
-/** Is offset `at` of `text` inside a double-quoted passage (an example prompt, a quotation)? */
+/**
+ * Is offset `at` of `text` inside a quoted passage — an example of what a user asks, a quotation:
+ * straight or curly double quotes, straight or curly single quotes, guillemets, Japanese and
+ * Chinese corner brackets (「…」, 『…』)?
+ */
 function quoted(text: string, at: number): boolean {
   const before = text.slice(0, at);
-  const straight = (before.match(/"/gu) ?? []).length;
-  const open = (before.match(/[“«„]/gu) ?? []).length;
-  const close = (before.match(/[”»]/gu) ?? []).length;
-  return straight % 2 === 1 || open > close;
+  const count = (re: RegExp) => (before.match(re) ?? []).length;
+  // a straight single quote opens after a space or bracket and closes before one (not `user's`)
+  const single = count(/(?<=^|[\s([{:,])'(?=\S)/gu) > count(/(?<=\S)'(?=$|[\s.,;:!?)\]}])/gu);
+  return count(/"/gu) % 2 === 1 || count(/[“«„‘「『]/gu) > count(/[”»’」』]/gu) || single;
 }
+
+/**
+ * Is offset `at` of a frontmatter value's text (`key: value`, as written) inside a quoted passage of
+ * the value? YAML's own quotes around the whole value are not a passage: inside a double-quoted
+ * value a quote is written `\"`, inside a single-quoted one `''`.
+ */
+function quotedInValue(text: string, at: number): boolean {
+  const start = /^[^:]*:[ \t]*/u.exec(text)?.[0].length ?? 0;
+  let value = text.slice(start, at);
+  if (value.startsWith('"')) value = value.slice(1).replace(/\\"/gu, '"');
+  else if (value.startsWith("'")) value = value.slice(1).replace(/''/gu, "'");
+  return quoted(value, value.length);
+}
+
+/**
+ * A turn of an example conversation ("User: What were sales in March 2024?", "**Q:** …",
+ * "ユーザー：…"): what a user might say, not what the skill states.
+ */
+const EXAMPLE_TURN =
+  /^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*[*_]*(?:user|human|customer|q|query|question|prompt|request|input|example(?: (?:query|prompt|request))?|ユーザー|利用者|質問|用户|用戶|问|問|사용자)[*_]*\s*[:：]/iu;
 
 /**
  * A record of when something happened, which stays true ("**Tested**: October 2025", "released
@@ -31,11 +55,12 @@ const RECORD =
 /** Words that date a state, which will change: "as of", "since", "until", "current". */
 const STATE = /\b(?:as of|since|until|till|current(?:ly)?|now|latest|today|recent(?:ly)?|coming|upcoming|planned|expected)\b/iu;
 
-function matches(text: string, skipQuoted = true): number[] {
+/** Where dates are in `text`, except those inside a quoted passage (`isQuoted`). */
+function matches(text: string, isQuoted: (text: string, at: number) => boolean = quoted): number[] {
   const out: number[] = [];
   DATE.lastIndex = 0;
   for (let m = DATE.exec(text); m !== null; m = DATE.exec(text)) {
-    if (!skipQuoted || !quoted(text, m.index)) out.push(m.index);
+    if (!isQuoted(text, m.index)) out.push(m.index);
   }
   return out;
 }
@@ -90,6 +115,8 @@ export default defineRule({
         const offset = start + r.at.column - 1;
         const before = file.text.slice(Math.max(start, offset - 80), offset).replace(/[*_`]/gu, '');
         if (RECORD.test(before)) return;
+        // "User: What were sales in March 2024?": an example of what a user asks
+        if (EXAMPLE_TURN.test(file.text.slice(start, offset))) return;
         // "(Anthropic, June 2026)", "[the article](…) (May 2026)": a date stamp that closes a parenthesis
         // cites when a source appeared — unless it dates a state ("(current as of January 2026)")
         const after = /^\p{L}+\s+\d{4}\s*\)/u.exec(file.text.slice(offset, offset + 30));
@@ -103,7 +130,8 @@ export default defineRule({
       const end = yaml?.position?.end.offset;
       if (start !== undefined && end !== undefined) {
         for (const [from, text] of loadedValues(file.text.slice(start, end)))
-          for (const i of matches(text, false)) report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + from + i)) });
+          for (const i of matches(text, quotedInValue))
+            report({ messageId: 'dated', at: at(positionAt(file.lineStarts, start + from + i)) });
       }
       // prose only: code blocks and inline code are quoted literally
       for (const node of proseNodes(root, false)) {

@@ -2,23 +2,9 @@
  * "Did you mean" support: the candidate a word is most likely a typo of. A suggestion must be a
  * likely typo — one edit for words shorter than 8 characters, two up to 15, three beyond — or an
  * inflected form of the candidate (`stalled` → `stall`), so a different word (`write` vs `wait`) is
- * never "corrected".
+ * never "corrected". Edit distance is Levenshtein's, from `fastest-levenshtein`.
  */
-
-export function editDistance(a: string, b: string): number {
-  const prev = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
-}
+import { distance } from 'fastest-levenshtein';
 
 /** The candidate nearest to `word` (ties: first in list) when it is a likely typo, else undefined. Case-insensitive; never `word` itself. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
@@ -29,7 +15,7 @@ export function closest(word: string, candidates: readonly string[]): string | u
   for (const c of candidates) {
     const lc = c.toLowerCase();
     if (lc === w) continue;
-    const d = editDistance(w, lc);
+    const d = distance(w, lc);
     if (d < bestD) {
       bestD = d;
       best = c;

@@ -7,6 +7,13 @@
  */
 import { posix } from 'node:path';
 
+/**
+ * The skill-directory placeholder of link destinations (`{baseDir}/references/x.md`, also
+ * `${baseDir}`, `{{baseDir}}` and Claude Code's `${CLAUDE_SKILL_DIR}`), documented for skills whose files are read from an installed
+ * location: the link is relative to the skill directory.
+ */
+export const BASE_DIR_PLACEHOLDER = /^(?:\$\{baseDir\}|\{\{\s*baseDir\s*\}\}|\{baseDir\}|\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR)\//u;
+
 /** A token found in a string: its text (trailing sentence punctuation dropped) and UTF-16 index. */
 export interface PathToken {
   text: string;

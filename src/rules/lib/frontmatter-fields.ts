@@ -4,11 +4,14 @@
  */
 import type { Frontmatter, FrontmatterEntry, Skill } from '../../model/types.js';
 
+/** What holds a frontmatter: a skill of the model, or a SKILL.md's facts in the per-file phase. */
+export type HasFrontmatter = Pick<Skill, 'frontmatter'>;
+
 /**
  * The skill's frontmatter when it can be judged: present, closed and valid YAML. Null otherwise
  * (skill-missing-frontmatter / skill-invalid-frontmatter report those).
  */
-export function usableFrontmatter(skill: Skill): Frontmatter | null {
+export function usableFrontmatter(skill: HasFrontmatter): Frontmatter | null {
   const fm = skill.frontmatter;
   if (fm === null || fm.endLine === null || fm.error !== undefined) return null;
   return fm;
@@ -35,7 +38,7 @@ export interface FieldText {
 }
 
 /** A top-level frontmatter key with its value as text; undefined when the key is absent or the frontmatter unusable. */
-export function frontmatterField(skill: Skill, key: string): FieldText | undefined {
+export function frontmatterField(skill: HasFrontmatter, key: string): FieldText | undefined {
   const fm = usableFrontmatter(skill);
   const entry = fm?.entries.find((e) => e.key === key);
   if (!entry) return undefined;
@@ -47,7 +50,7 @@ export function frontmatterField(skill: Skill, key: string): FieldText | undefin
 }
 
 /** A top-level key whose value is a non-empty string or scalar (as text). */
-export function textField(skill: Skill, key: string, trim = false): { entry: FrontmatterEntry; text: string } | undefined {
+export function textField(skill: HasFrontmatter, key: string, trim = false): { entry: FrontmatterEntry; text: string } | undefined {
   const f = frontmatterField(skill, key);
   if (!f || f.text === null) return undefined;
   const text = trim ? f.text.trim() : f.text;
@@ -55,7 +58,7 @@ export function textField(skill: Skill, key: string, trim = false): { entry: Fro
 }
 
 /** The frontmatter `name` as written (undefined when absent, empty or not a scalar). */
-export function nameField(skill: Skill): { entry: FrontmatterEntry; text: string } | undefined {
+export function nameField(skill: HasFrontmatter): { entry: FrontmatterEntry; text: string } | undefined {
   return textField(skill, 'name');
 }
 
@@ -63,7 +66,7 @@ export function nameField(skill: Skill): { entry: FrontmatterEntry; text: string
 export const DESCRIPTION_MAX = 1024;
 
 /** The frontmatter `description`, trimmed (a block scalar's final line break is not part of it). */
-export function descriptionField(skill: Skill): { entry: FrontmatterEntry; text: string } | undefined {
+export function descriptionField(skill: HasFrontmatter): { entry: FrontmatterEntry; text: string } | undefined {
   return textField(skill, 'description', true);
 }
 
@@ -71,7 +74,7 @@ export function descriptionField(skill: Skill): { entry: FrontmatterEntry; text:
  * Whether the skill is invoked only by the user (`disable-model-invocation: true`, Claude Code): the
  * model never chooses it, so its description is not in the model's context.
  */
-export function userInvokedOnly(skill: Skill): boolean {
+export function userInvokedOnly(skill: HasFrontmatter): boolean {
   const f = frontmatterField(skill, 'disable-model-invocation');
   return f !== undefined && f.text !== null && f.text.trim().toLowerCase() === 'true';
 }

@@ -194,9 +194,24 @@ export function ownReferenceFiles(skills: readonly Skill[]): SkillReference[] {
 }
 
 /**
- * A template kept among a skill's files (`references/TEMPLATE.md`, `references/brief-template.md`):
- * a skeleton of what the skill produces, read whole, whose links name the files of what it becomes.
+ * A template kept among a skill's files (`references/TEMPLATE.md`, `references/brief-template.md`,
+ * `assets/templates/report.md`): a skeleton of what the skill produces, read whole, whose links name
+ * the files of what it becomes. `path` is relative to the skill directory.
  */
+export function isTemplatePath(path: string): boolean {
+  return /template/iu.test(path);
+}
+
+/** isTemplatePath for a file of the project, below the skill's directory. */
 export function isTemplateFile(skill: Skill, file: FileModel): boolean {
-  return /template/iu.test(file.path.slice(skill.dir.length));
+  return isTemplatePath(file.path.slice(skill.dir.length));
+}
+
+/**
+ * A file the skill hands out rather than one an agent reads for instructions: a template, or a
+ * file of `assets/` — the Agent Skills specification's folder for templates and other resources
+ * used in the output. `path` is relative to the skill directory.
+ */
+export function isAssetPath(path: string): boolean {
+  return isTemplatePath(path) || /^assets\//iu.test(path);
 }

@@ -8,6 +8,7 @@ import skillBrokenLink from '../skill-broken-link.js';
 import skillDeepFileReference from '../skill-deep-file-reference.js';
 import skillDeepReference from '../skill-deep-reference.js';
 import skillMetadataTooManyTokens from '../skill-metadata-too-many-tokens.js';
+import skillNamedFileMissing from '../skill-named-file-missing.js';
 import skillNoProgressiveDisclosure from '../skill-no-progressive-disclosure.js';
 import skillOrphanReference from '../skill-orphan-reference.js';
 import skillRefMissingToc from '../skill-ref-missing-toc.js';
@@ -23,6 +24,7 @@ export const structureRules: Rule[] = [
   skillDeepFileReference,
   skillDeepReference,
   skillMetadataTooManyTokens,
+  skillNamedFileMissing,
   skillNoProgressiveDisclosure,
   skillOrphanReference,
   skillRefMissingToc,

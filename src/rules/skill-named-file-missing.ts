@@ -1,0 +1,124 @@
+import type { Root } from 'mdast';
+import { posix } from 'node:path';
+import type { Node, Parent } from 'unist';
+import { defineRule } from '../engine/rule.js';
+import { namedPlace } from '../model/skill.js';
+import type { NamedPath } from '../model/types.js';
+
+/** A path SKILL.md names, kept by the file part. */
+interface Named extends Pick<NamedPath, 'path' | 'line' | 'column'> {
+  /** given as an example or as a file to make: it need not exist (a wrong case is still reported) */
+  notExpected?: true;
+  /** the text that leads to it (its sentence, list item or table row, up to the path), to tell another skill's file */
+  lead: string;
+}
+
+/** A file name that stands for any (`scripts/script_name.py`, `references/your-topic.md`). */
+const PLACEHOLDER_NAME =
+  /^(?:(?:script|file|module|page|doc)[-_]?name|your[-_].*|my[-_].*|some[-_].*|foo|bar|baz|x{2,}|placeholder|topic|something)$/iu;
+
+/** Offsets of a node in the file text. */
+const span = (n: Node) => [n.position?.start.offset ?? 0, n.position?.end.offset ?? 0] as const;
+
+/**
+ * The text that leads to `offset`: from the start of the innermost paragraph, heading or table row
+ * that holds it; for a list item, with the paragraph that introduces its list when that ends in a
+ * colon ("Create a references/ folder and move there:").
+ */
+function leadIn(text: string, root: Root, offset: number): string {
+  let from = -1;
+  let intro = '';
+  const walk = (node: Parent) => {
+    let prev: Node | undefined;
+    for (const child of node.children as Node[]) {
+      const [start, end] = span(child);
+      if (offset >= start && offset < end) {
+        if (child.type === 'paragraph' || child.type === 'heading' || child.type === 'tableRow') from = start;
+        if (child.type === 'list' && prev?.type === 'paragraph') {
+          const p = text.slice(...span(prev)).trimEnd();
+          intro = /[:：]$/u.test(p) ? `${p}\n` : '';
+        }
+        if ('children' in child) walk(child as Parent);
+        return;
+      }
+      prev = child;
+    }
+  };
+  walk(root);
+  return intro + (from >= 0 ? text.slice(from, offset) : '');
+}
+
+/** A line that gives an example (`e.g. scripts/rotate.py`, `例: …`, `比如 …`): what it names need not exist. */
+const EXAMPLE =
+  /\b(?:e\.\s?g\.|eg\.|for (?:example|instance)|such as|an? example|examples?\**\s*[:：)]|hypothetical|imagine)(?![\w-])|例えば|たとえば|例\**[:：）)]|【例】|例如|比如|譬如|举例|示例|範例|예를 들어|예시|예:/iu;
+/** Before the path: the agent is to make the file (`Create references/api.md`, `保存到 …`), so it need not exist yet. */
+const MAKES =
+  /\b(?:create[sd]?|creating|generate[sd]?|generating|save[sd]? (?:it |them |the \w+ )?(?:as|to|in|into)|produce[sd]?|touch|mkdir|scaffold(?:s|ed)?|initiali[sz]e[sd]?)(?![\w-])|作成|生成|保存|新建|创建|新增/iu;
+
+export default defineRule<'missing' | 'otherCase', Named[]>({
+  meta: {
+    code: 'skill-named-file-missing',
+    defaultSeverity: 'warning',
+    certainty: 'heuristic',
+    category: 'structure',
+    description: "Check that the skill's own files SKILL.md names in prose or inline code exist, named in their case",
+    scope: 'skill',
+    reference: 'new',
+    messages: {
+      missing: {
+        message: "SKILL.md names '{path}', which does not exist in the skill",
+        help: 'An agent told to read or run it finds nothing. Fix the name, add the file, or drop the mention; a file the skill has the agent create is not reported when the text says so.',
+      },
+      otherCase: {
+        message: "SKILL.md names '{path}', which exists only as '{actual}' (another case)",
+        help: 'macOS and Windows ignore the case and find the file; Linux (and most CI machines) does not. Write the name as it is on disk.',
+      },
+    },
+  },
+  file: {
+    kinds: ['skill'],
+    check({ file, facts }) {
+      const named = facts.skill?.namedPaths ?? [];
+      if (named.length === 0 || !file.root) return undefined;
+      const found = named.map(({ path, line, column }): Named => {
+        const offset = (file.lineStarts[line - 1] ?? 0) + column - 1;
+        const start = file.lineStarts[line - 1] ?? 0;
+        const next = file.lineStarts[line];
+        const lineText = file.text.slice(start, next === undefined ? file.text.length : next);
+        const lead = leadIn(file.text, file.root as Root, offset);
+        const stem = posix.basename(path).replace(/\.[^.]+$/u, '');
+        const given = EXAMPLE.test(lineText) || EXAMPLE.test(lead) || MAKES.test(lead) || PLACEHOLDER_NAME.test(stem);
+        return given ? { path, line, column, lead, notExpected: true } : { path, line, column, lead };
+      });
+      // a path given as an example, or as a file to make, anywhere in SKILL.md is not one the skill must have
+      const notExpected = new Set(found.filter((n) => n.notExpected).map((n) => n.path.toLowerCase()));
+      for (const n of found) if (notExpected.has(n.path.toLowerCase())) n.notExpected = true;
+      return found;
+    },
+  },
+  check({ project, fileData, report }) {
+    const names = project.skills.map((s) => [s, [s.name, s.dirName].map((n) => n.toLowerCase()).filter((n) => n.length >= 4)] as const);
+    for (const skill of project.skills) {
+      const others = names.filter(([s]) => s !== skill).flatMap(([, n]) => n);
+      const seen = new Set<string>();
+      for (const named of fileData(skill.skillFile.path) ?? []) {
+        // one of the skill's own files: into one of its folders, or a name one of its files has in some case
+        const place = namedPlace(named.path, skill.dir, skill.entries);
+        const found = place === null ? undefined : project.pathsOnDisk.get(place);
+        if (place === null || found === undefined || found === place) continue;
+        if (found === null) {
+          if (named.notExpected) continue;
+          // `lora-recipes`'s `references/mapping.md`: another skill's file, named with that skill
+          if (others.some((name) => named.lead.toLowerCase().includes(name))) continue;
+        }
+        // each path once, at its first mention
+        if (seen.has(place)) continue;
+        seen.add(place);
+        const at = { file: skill.skillFile.path, line: named.line, column: named.column };
+        if (found === null) report({ messageId: 'missing', data: { path: named.path }, at, skill: skill.name });
+        else
+          report({ messageId: 'otherCase', data: { path: named.path, actual: posix.relative(skill.dir, found) }, at, skill: skill.name });
+      }
+    }
+  },
+});

@@ -1,0 +1,84 @@
+/**
+ * Token counts from a real byte-pair encoding: `cl100k_base`, as the `gpt-tokenizer` package
+ * implements it (pure JavaScript, its vocabulary shipped inside the package: nothing is downloaded).
+ *
+ * Claude's own tokenizer is not public. Of the public encodings, cl100k_base is the closest to the
+ * last one Anthropic published (`@anthropic-ai/tokenizer`, the Claude 2 vocabulary): on 277 Japanese
+ * and 121 Chinese SKILL.md files it counts 97 % and 102 % of that tokenizer's tokens, and 92 % on
+ * English skills, where o200k_base (GPT-4o) counts 77 %, 84 % and 92 %. It is also the smaller
+ * vocabulary, so it loads faster. docs/rules/skill-body-too-many-tokens.md gives the figures.
+ *
+ * The tokenizer (about a megabyte of vocabulary) is loaded on first use only, and a count is made
+ * only when it can matter: every token covers at least one UTF-8 byte, so a text of at most `limit`
+ * bytes has at most `limit` tokens and is never counted.
+ */
+import { createRequire } from 'node:module';
+import { byteLength } from './text.js';
+
+interface Encoding {
+  encode(text: string, options?: EncodeOptions): number[];
+  decode(tokens: Iterable<number>): string;
+  isWithinTokenLimit(text: string, limit: number, options?: EncodeOptions): false | number;
+  countTokens(text: string, options?: EncodeOptions): number;
+}
+
+interface EncodeOptions {
+  disallowedSpecial?: Set<string>;
+}
+
+/** The encoding's name, as the rule pages and messages give it. */
+export const ENCODING = 'cl100k_base';
+
+/** Special tokens such as `<|endoftext|>` are ordinary text in a skill: never refused, never special. */
+const AS_TEXT: EncodeOptions = { disallowedSpecial: new Set() };
+
+let encoding: Encoding | undefined;
+
+/**
+ * The tokenizer, loaded synchronously on first use (the per-file phase is synchronous). It is
+ * resolved at run time, not bundled, so a run that counts nothing never reads its vocabulary.
+ */
+function tokenizer(): Encoding {
+  encoding ??= createRequire(import.meta.url)(`gpt-tokenizer/encoding/${ENCODING}`) as Encoding;
+  return encoding;
+}
+
+/** Whether the tokenizer has been loaded in this thread (for tests of the lazy loading). */
+export function tokenizerLoaded(): boolean {
+  return encoding !== undefined;
+}
+
+/** The number of tokens of `text`. */
+export function countTokens(text: string): number {
+  return text === '' ? 0 : tokenizer().countTokens(text, AS_TEXT);
+}
+
+/**
+ * The number of tokens of `text` when it is over `limit`, else null. The tokenizer is not loaded
+ * for a text of at most `limit` UTF-8 bytes, and a text over the limit is counted once.
+ */
+export function tokensOver(text: string, limit: number): number | null {
+  // a UTF-16 unit is at most 3 UTF-8 bytes: the byte length need not even be computed
+  if (text.length * 3 <= limit || byteLength(text) <= limit) return null;
+  const within = tokenizer().isWithinTokenLimit(text, limit, AS_TEXT);
+  return within === false ? countTokens(text) : null;
+}
+
+/**
+ * The UTF-16 offset in `text` where its token number `n + 1` starts (the first `n` tokens cover
+ * the text before it); `text.length` when the text has at most `n` tokens. A token that ends inside
+ * a character (byte-level encodings split rare characters) counts the character as not covered.
+ */
+export function offsetAfterTokens(text: string, n: number): number {
+  const enc = tokenizer();
+  const tokens = enc.encode(text, AS_TEXT);
+  if (tokens.length <= n) return text.length;
+  // gpt-tokenizer decodes through one shared streaming TextDecoder: the bytes of a character that the
+  // n-th token cuts stay in it. So the first n tokens decode to the text they cover whole, and
+  // decoding the rest — up to the end of the text, a character boundary — empties it again (else
+  // the next decode, of another file, would begin with those bytes).
+  let covered = enc.decode(tokens.slice(0, n));
+  enc.decode(tokens.slice(n));
+  while (covered !== '' && !text.startsWith(covered)) covered = covered.slice(0, -1);
+  return covered.length;
+}

@@ -1,0 +1,107 @@
+/**
+ * Token counts (src/util/tokens.ts): measured with the cl100k_base tokenizer, compared here with
+ * the tokenizer package itself (never with a figure written into the test), loaded only when a
+ * count can matter, and placed at the character where a budget runs out.
+ */
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import * as reference from 'gpt-tokenizer/encoding/cl100k_base';
+import { lint } from '../src/engine/run.js';
+import { charLength } from '../src/util/text.js';
+import { countTokens, offsetAfterTokens, tokensOver } from '../src/util/tokens.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'rules');
+const asText = { disallowedSpecial: new Set<string>() };
+const tokens = (s: string) => reference.countTokens(s, asText);
+
+describe('lazy loading', () => {
+  it('loads no tokenizer for texts whose UTF-8 length is within the limit', async () => {
+    vi.resetModules();
+    const fresh = await import('../src/util/tokens.js');
+    expect(fresh.tokenizerLoaded()).toBe(false);
+    // 5000 bytes of Japanese (3 bytes a character) cannot be over 5000 tokens
+    expect(fresh.tokensOver('説'.repeat(1666), 5000)).toBeNull();
+    expect(fresh.tokensOver('x'.repeat(5000), 5000)).toBeNull();
+    expect(fresh.tokenizerLoaded()).toBe(false);
+    // over 5000 bytes: counted (and within the limit)
+    expect(fresh.tokensOver('x '.repeat(2501), 5000)).toBeNull();
+    expect(fresh.tokenizerLoaded()).toBe(true);
+  });
+});
+
+describe('counts', () => {
+  it('agree with the tokenizer, over the limit and not (property)', () => {
+    const text = fc
+      .array(fc.oneof(fc.string(), fc.constantFrom('説明', 'スキル', 'review', '<|endoftext|>', '🚀', '\n')), { maxLength: 60 })
+      .map((a) => a.join(''));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 80 }), (t, limit) => {
+        const n = tokens(t);
+        expect(countTokens(t)).toBe(n);
+        expect(tokensOver(t, limit)).toBe(n > limit ? n : null);
+      }),
+      { numRuns: 200, seed: 20261125 },
+    );
+  });
+
+  it('reads special tokens as ordinary text', () => {
+    expect(countTokens('Stop at <|endoftext|> and <|fim_prefix|>.')).toBeGreaterThan(5);
+  });
+
+  it('places the end of a budget at a character boundary, never inside a surrogate pair', () => {
+    const text = `${'🚀'.repeat(30)}${'説明'.repeat(30)}`;
+    for (let n = 0; n <= 120; n++) {
+      const at = offsetAfterTokens(text, n);
+      const c = text.charCodeAt(at);
+      expect(c >= 0xdc00 && c <= 0xdfff, `offset ${at} for ${n} tokens`).toBe(false);
+      expect(tokens(text.slice(0, at))).toBeLessThanOrEqual(n + 1);
+    }
+    expect(offsetAfterTokens('short', 100)).toBe(5);
+  });
+
+  it('gives the same place every time, whatever was measured before (the decoder keeps no cut character)', () => {
+    const rockets = `intro\n${'🚀'.repeat(40)}`;
+    const first = offsetAfterTokens(rockets, 31);
+    expect(rockets.charCodeAt(first - 1)).not.toBe(0xd83d);
+    expect(offsetAfterTokens(rockets, 31)).toBe(first);
+    expect(offsetAfterTokens('plain text after it', 2)).toBe('plain text'.length);
+  });
+});
+
+describe('Chinese and Japanese skills', () => {
+  it('a ~7,000-token Japanese SKILL.md is over the 5000-token budget (characters ÷ 4 said ~1,600)', async () => {
+    const dir = join(FIXTURES, 'skill-body-too-many-tokens', 'invalid', 'japanese-skill');
+    const text = readFileSync(join(dir, 'skills', 'reviewing-code', 'SKILL.md'), 'utf8');
+    const n = tokens(text);
+    expect(n).toBeGreaterThan(6500);
+    expect(charLength(text) / 4).toBeLessThan(5000);
+    const result = await lint({ root: dir, only: ['skill-body-too-many-tokens'], preset: 'loop-language' });
+    expect(result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining(`SKILL.md is ~${n} tokens`)]);
+  });
+
+  it.each([
+    ['Chinese', '审查拉取请求中的代码变更，检查测试覆盖、错误处理、命名一致性和输入校验，并为每个问题给出具体的修改建议。'],
+    ['Japanese', 'プルリクエストの変更を読み、テストの不足、エラー処理、命名の一貫性、入力の検証を確認し、指摘ごとに修正案を書く。'],
+  ])('a ~200-token %s description is counted near 200 (characters ÷ 4 said ~50)', (_, sentence) => {
+    let description = sentence;
+    while (tokens(`name: reviewing-code\ndescription: ${description}`) < 190) description += sentence;
+    const framed = `name: reviewing-code\ndescription: ${description}`;
+    const n = tokens(framed);
+    expect(n).toBeGreaterThan(180);
+    expect(n).toBeLessThan(280);
+    expect(tokensOver(framed, 100)).toBe(n);
+    expect((charLength(description) + charLength('reviewing-code') + 10) / 4).toBeLessThan(100);
+  });
+
+  it('skill-metadata-too-many-tokens reports the count of the tokenizer itself', async () => {
+    const dir = join(FIXTURES, 'skill-metadata-too-many-tokens', 'invalid', 'chinese-description');
+    const text = readFileSync(join(dir, 'skills', 'reviewing-code', 'SKILL.md'), 'utf8');
+    const description = /^description: (.*)$/mu.exec(text)![1]!;
+    const n = tokens(`name: reviewing-code\ndescription: ${description}`);
+    expect(n).toBeGreaterThan(150);
+    const result = await lint({ root: dir, only: ['skill-metadata-too-many-tokens'], preset: 'loop-language' });
+    expect(result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining(`is ~${n} tokens`)]);
+  });
+});

@@ -92,7 +92,7 @@ export function ruleIndex(list: readonly Rule[] = rules): Map<string, Rule> {
   return m;
 }
 
-function resolveSeverities(index: ReadonlyMap<string, Rule>, loaded: LoadedConfig): Map<Rule, Severity | 'off'> {
+export function resolveSeverities(index: ReadonlyMap<string, Rule>, loaded: LoadedConfig): Map<Rule, Severity | 'off'> {
   const out = new Map<Rule, Severity | 'off'>();
   const problems: ConfigError['issues'][number][] = [];
   for (const [name, setting] of Object.entries(loaded.config.rules)) {
@@ -127,7 +127,7 @@ export interface Model {
 }
 
 /** A project's configuration and layout, ready to read: the config file with the presets applied. */
-interface Prepared {
+export interface Prepared {
   loaded: LoadedConfig;
   layout: Layout;
   presets: string[];
@@ -137,7 +137,7 @@ interface Prepared {
   ms: { config: number; discovery: number };
 }
 
-async function prepare(root: string, displayRoot: string, runner: Runner, preset: string | undefined): Promise<Prepared> {
+export async function prepare(root: string, displayRoot: string, runner: Runner, preset: string | undefined): Promise<Prepared> {
   if (preset !== undefined && !PRESET_NAMES.includes(preset)) {
     const guess = closest(preset, PRESET_NAMES);
     throw new UsageError(`unknown preset '${preset}'${guess ? `; did you mean '${guess}'?` : ''} (presets: ${PRESET_NAMES.join(', ')})`);
@@ -206,7 +206,7 @@ function nestedNote(nested: readonly string[]): string {
 }
 
 /** The absolute root of a project the user named, or a ProjectError. */
-function projectDirectory(rootAsTyped: string): string {
+export function projectDirectory(rootAsTyped: string): string {
   const root = resolve(rootAsTyped);
   if (!exists(root)) throw new ProjectError(`path not found: ${rootAsTyped}`);
   if (!isDirectory(root)) throw new ProjectError(`not a directory: ${rootAsTyped} (loopkit checks a project directory)`);
@@ -298,9 +298,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   return out;
 }
 
-type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote'>;
+export type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote'>;
 
-function runRules(
+export function runRules(
   loaded: LoadedProject,
   graph: StateGraph,
   enabled: readonly { rule: Rule; severity: Severity }[],

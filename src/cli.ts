@@ -8,9 +8,10 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addOutputOptions, configFailure, maxWarnings, printReport, type CliIo, type OutputOptions } from './commands/output.js';
+import { projectOf } from './commands/project.js';
 import { runState, type StateOptions } from './commands/state.js';
 import { runTrace, type TraceOptions } from './commands/trace.js';
 import { CONFIG_FILE } from './config/errors.js';
@@ -147,27 +148,6 @@ export function projectRoot(paths: readonly string[], cwd: string): string {
   if (roots.size > 1)
     throw new UsageError(`the paths belong to different projects: ${[...roots].map((r) => relative(cwd, r) || '.').join(', ')}`);
   return relative(cwd, [...roots][0]!) || '.';
-}
-
-/** The layouts of DEFAULT_SKILLS_DIRS as path prefixes (a `*` matches one directory name). */
-const LAYOUTS = DEFAULT_SKILLS_DIRS.map((d) => {
-  const escaped = d.split('.').join('\\.').split('*').join('[^/]+');
-  return new RegExp('^' + escaped + '/', 'u');
-});
-
-/**
- * The project a file belongs to: the nearest directory above it with a `.loopkit.yaml`; without
- * one, the outermost directory (not above the repository root) under whose skills directory the
- * file lies (`<root>/skills/x/SKILL.md`, `<root>/plugins/p/skills/x/SKILL.md` …); else null.
- */
-function projectOf(abs: string, isDir: boolean): string | null {
-  let found: string | null = null;
-  for (let dir = isDir ? abs : dirname(abs); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, CONFIG_FILE))) return dir;
-    const rel = relative(dir, abs).split(sep).join('/');
-    if (LAYOUTS.some((re) => re.test(`${rel}/`))) found = dir;
-    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return found;
-  }
 }
 
 async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise<number> {

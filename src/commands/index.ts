@@ -1,5 +1,5 @@
 /**
- * The commands beyond check and graph: `rules`, `explain`, `init`. Each is wired here and loads its
+ * The commands beyond check and graph: `rules`, `explain`, `init`, `lsp`. Each is wired here and loads its
  * implementation only when it runs, so none of them costs start-up time of the others.
  */
 import { type Command } from 'commander';
@@ -36,5 +36,15 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
       const { runInit } = await import('./init.js');
       exit(await runInit(dir, opts, io));
     });
-  return [rules, explain, init];
+  const lsp = program
+    .command('lsp')
+    .description('run the language server for editors (Language Server Protocol over stdin and stdout)')
+    .option('--stdio', 'talk over stdin and stdout (the only transport, the default)')
+    // editors' clients add flags of their own (--clientProcessId=…)
+    .allowUnknownOption()
+    .action(async () => {
+      const { runLanguageServer } = await import('../lsp/server.js');
+      exit(await runLanguageServer());
+    });
+  return [rules, explain, init, lsp];
 }

@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE } from '../config/errors.js';
+import { DEFAULT_SKILLS_DIRS } from '../discover/discover.js';
 import { UsageError } from '../engine/errors.js';
 import type { Project, Skill } from '../model/types.js';
 import { didYouMean } from '../util/closest.js';
@@ -46,4 +47,25 @@ export function namedSkill(project: Project, name: string, candidates: readonly 
   const names = candidates.map((s) => s.name);
   const list = names.length > 0 ? names.join(', ') : 'none';
   throw new UsageError(`unknown skill '${name}'${didYouMean(name, names)} (skills: ${list})`);
+}
+
+/** The layouts of DEFAULT_SKILLS_DIRS as path prefixes (a `*` matches one directory name). */
+const LAYOUTS = DEFAULT_SKILLS_DIRS.map((d) => {
+  const escaped = d.split('.').join('\\.').split('*').join('[^/]+');
+  return new RegExp('^' + escaped + '/', 'u');
+});
+
+/**
+ * The project a file belongs to: the nearest directory above it with a `.loopkit.yaml`; without
+ * one, the outermost directory (not above the repository root) under whose skills directory the
+ * file lies (`<root>/skills/x/SKILL.md`, `<root>/plugins/p/skills/x/SKILL.md` …); else null.
+ */
+export function projectOf(abs: string, isDir: boolean): string | null {
+  let found: string | null = null;
+  for (let dir = isDir ? abs : dirname(abs); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, CONFIG_FILE))) return dir;
+    const rel = relative(dir, abs).split(sep).join('/');
+    if (LAYOUTS.some((re) => re.test(`${rel}/`))) found = dir;
+    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return found;
+  }
 }

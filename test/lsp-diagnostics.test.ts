@@ -1,0 +1,180 @@
+/**
+ * What `loopkit lsp` publishes for a project equals what `loopkit check --json` reports for it —
+ * file, place, range, severity, code, message, hint, witness path — on every fixture project and
+ * example, and on one invalid case of every rule. A broken `.loopkit.yaml` shows in that file, at
+ * the places `check` names.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, PROJECTS, ROOT } from './helpers/cli.js';
+import { RULE_FIXTURES } from './helpers/fixtures.js';
+import { LspClient } from './helpers/lsp.js';
+
+interface Shown {
+  path: string;
+  line: number;
+  column: number;
+  end?: [number, number];
+  severity: string;
+  code: string;
+  message: string;
+  related?: { message: string; path: string; line: number; column: number }[];
+}
+
+interface JsonDiagnostic {
+  severity: 'Error' | 'Warning' | 'Info';
+  code: string;
+  message: string;
+  help: string;
+  location: { path: string; line: number | null; column: number | null; endLine?: number; endColumn?: number | null };
+  related?: { message: string; location: { path: string; line: number | null; column: number | null } }[];
+}
+
+const SEVERITY = ['', 'Error', 'Warning', 'Info'];
+const rel = (root: string, path: string) => relative(root, path).split(sep).join('/');
+const sortShown = (list: Shown[]) =>
+  [...list].sort((a, b) =>
+    JSON.stringify([a.path, a.line, a.column, a.code, a.message]).localeCompare(
+      JSON.stringify([b.path, b.line, b.column, b.code, b.message]),
+    ),
+  );
+
+/** `loopkit check --json` of a project, run in its directory: the report's diagnostics as the editor would place them. */
+function checked(root: string): { status: number | null; shown: Shown[]; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, 'check', '--json', '.'], { cwd: root, env: cleanEnv(), encoding: 'utf8' });
+  if (r.status === 2) return { status: 2, shown: [], stderr: r.stderr };
+  const report = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
+  const shown = report.diagnostics.map((d): Shown => {
+    const s: Shown = {
+      path: d.location.path,
+      line: d.location.line ?? 1,
+      column: d.location.line === null ? 1 : (d.location.column ?? 1),
+      severity: d.severity,
+      code: d.code,
+      message: d.help === '' ? d.message : `${d.message}\n${d.help}`,
+    };
+    if (d.location.endLine !== undefined) s.end = [d.location.endLine, d.location.endColumn ?? d.location.column ?? 1];
+    if (d.related)
+      s.related = d.related.map((x) => ({
+        message: x.message,
+        path: x.location.path,
+        line: x.location.line ?? 1,
+        column: x.location.line === null ? 1 : (x.location.column ?? 1),
+      }));
+    return s;
+  });
+  return { status: r.status, shown, stderr: r.stderr };
+}
+
+/** What the server published for a project, in the same terms. */
+function published(client: LspClient, root: string): Shown[] {
+  const out: Shown[] = [];
+  for (const [uri, list] of client.diagnostics) {
+    const path = rel(root, fileURLToPath(uri));
+    if (path.startsWith('..')) continue;
+    for (const d of list) out.push(shown(root, path, d));
+  }
+  return out;
+}
+
+function shown(root: string, path: string, d: LspDiagnostic): Shown {
+  const s: Shown = {
+    path,
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    severity: SEVERITY[d.severity ?? 0]!,
+    code: String(d.code),
+    message: d.message,
+  };
+  const empty = d.range.end.line === d.range.start.line && d.range.end.character === d.range.start.character;
+  if (!empty) s.end = [d.range.end.line + 1, d.range.end.character + 1];
+  if (d.relatedInformation) {
+    s.related = d.relatedInformation.map((r) => ({
+      message: r.message,
+      path: rel(root, fileURLToPath(r.location.uri)),
+      line: r.location.range.start.line + 1,
+      column: r.location.range.start.character + 1,
+    }));
+  }
+  // every code links its rule page, a file that exists (a broken configuration is no rule's: it has no code)
+  expect(d.source).toBe('loopkit');
+  if (d.code !== undefined) {
+    expect(d.codeDescription?.href, d.code as string).toMatch(new RegExp(`/docs/rules/${String(d.code)}\\.md$`, 'u'));
+    expect(existsSync(fileURLToPath(d.codeDescription!.href))).toBe(true);
+  }
+  return s;
+}
+
+/** The same for the check's diagnostics: a range when it has an end (check --json drops the end of a one-place range). */
+function comparable(list: Shown[]): Shown[] {
+  return sortShown(
+    list
+      .map((s) => ({ ...s, end: s.end && (s.end[0] !== s.line || s.end[1] !== s.column) ? s.end : undefined }))
+      .map((s) => JSON.parse(JSON.stringify(s)) as Shown),
+  );
+}
+
+const dirs = (p: string) =>
+  readdirSync(p)
+    .filter((n) => statSync(join(p, n)).isDirectory())
+    .sort();
+
+const clients: LspClient[] = [];
+afterAll(async () => {
+  for (const c of clients.splice(0)) await c.stop();
+});
+
+const projects = [...dirs(PROJECTS).map((d) => join(PROJECTS, d)), ...dirs(join(ROOT, 'examples')).map((d) => join(ROOT, 'examples', d))];
+
+describe('the language server publishes what check reports', () => {
+  it.each(projects.map((p) => [rel(ROOT, p), p]))('%s', async (_name, root) => {
+    const want = checked(root);
+    const client = await LspClient.start([root]);
+    clients.push(client);
+    await client.settled();
+    const got = published(client, root);
+    if (want.status === 2) {
+      // a broken configuration: each issue check prints (`.loopkit.yaml:line:col: field: detail`) in that file
+      const issues = [...want.stderr.matchAll(/\.loopkit\.yaml:(\d+):(\d+): (.*)$/gmu)].map((m) => ({
+        line: Number(m[1]),
+        column: Number(m[2]),
+        message: m[3]!,
+      }));
+      expect(issues.length).toBeGreaterThan(0);
+      expect(got.map((g) => ({ path: g.path, line: g.line, column: g.column, message: g.message }))).toEqual(
+        issues.map((i) => ({ path: '.loopkit.yaml', ...i })),
+      );
+      expect(got.every((g) => g.severity === 'Error')).toBe(true);
+    } else {
+      expect(comparable(got)).toEqual(comparable(want.shown));
+    }
+    await client.stop();
+  });
+
+  it('one invalid case of every rule, as workspace folders of one server', async () => {
+    const cases = dirs(RULE_FIXTURES)
+      .map((code) => join(RULE_FIXTURES, code, 'invalid'))
+      .filter((d) => existsSync(d))
+      .map((d) => join(d, dirs(d)[0]!));
+    const client = await LspClient.start(cases);
+    clients.push(client);
+    await client.settled();
+    let compared = 0;
+    for (const root of cases) {
+      const want = checked(root);
+      if (want.status === 2) continue;
+      const got = [...client.diagnostics].flatMap(([uri, list]) => {
+        const path = rel(root, fileURLToPath(uri));
+        return path.startsWith('..') ? [] : list.map((d) => shown(root, path, d));
+      });
+      expect(comparable(got), rel(ROOT, root)).toEqual(comparable(want.shown));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(50);
+    await client.stop();
+  }, 600_000);
+});

@@ -6,24 +6,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, PROJECTS, ROOT } from './helpers/cli.js';
 import { RULE_FIXTURES } from './helpers/fixtures.js';
-import { LspClient } from './helpers/lsp.js';
-
-interface Shown {
-  path: string;
-  line: number;
-  column: number;
-  end?: [number, number];
-  severity: string;
-  code: string;
-  message: string;
-  related?: { message: string; path: string; line: number; column: number }[];
-}
+import { comparable, LspClient, published, rel, type Shown } from './helpers/lsp.js';
 
 interface JsonDiagnostic {
   severity: 'Error' | 'Warning' | 'Info';
@@ -33,15 +20,6 @@ interface JsonDiagnostic {
   location: { path: string; line: number | null; column: number | null; endLine?: number; endColumn?: number | null };
   related?: { message: string; location: { path: string; line: number | null; column: number | null } }[];
 }
-
-const SEVERITY = ['', 'Error', 'Warning', 'Info'];
-const rel = (root: string, path: string) => relative(root, path).split(sep).join('/');
-const sortShown = (list: Shown[]) =>
-  [...list].sort((a, b) =>
-    JSON.stringify([a.path, a.line, a.column, a.code, a.message]).localeCompare(
-      JSON.stringify([b.path, b.line, b.column, b.code, b.message]),
-    ),
-  );
 
 /** `loopkit check --json` of a project, run in its directory: the report's diagnostics as the editor would place them. */
 function checked(root: string): { status: number | null; shown: Shown[]; stderr: string } {
@@ -68,54 +46,6 @@ function checked(root: string): { status: number | null; shown: Shown[]; stderr:
     return s;
   });
   return { status: r.status, shown, stderr: r.stderr };
-}
-
-/** What the server published for a project, in the same terms. */
-function published(client: LspClient, root: string): Shown[] {
-  const out: Shown[] = [];
-  for (const [uri, list] of client.diagnostics) {
-    const path = rel(root, fileURLToPath(uri));
-    if (path.startsWith('..')) continue;
-    for (const d of list) out.push(shown(root, path, d));
-  }
-  return out;
-}
-
-function shown(root: string, path: string, d: LspDiagnostic): Shown {
-  const s: Shown = {
-    path,
-    line: d.range.start.line + 1,
-    column: d.range.start.character + 1,
-    severity: SEVERITY[d.severity ?? 0]!,
-    code: String(d.code),
-    message: d.message,
-  };
-  const empty = d.range.end.line === d.range.start.line && d.range.end.character === d.range.start.character;
-  if (!empty) s.end = [d.range.end.line + 1, d.range.end.character + 1];
-  if (d.relatedInformation) {
-    s.related = d.relatedInformation.map((r) => ({
-      message: r.message,
-      path: rel(root, fileURLToPath(r.location.uri)),
-      line: r.location.range.start.line + 1,
-      column: r.location.range.start.character + 1,
-    }));
-  }
-  // every code links its rule page, a file that exists (a broken configuration is no rule's: it has no code)
-  expect(d.source).toBe('loopkit');
-  if (d.code !== undefined) {
-    expect(d.codeDescription?.href, d.code as string).toMatch(new RegExp(`/docs/rules/${String(d.code)}\\.md$`, 'u'));
-    expect(existsSync(fileURLToPath(d.codeDescription!.href))).toBe(true);
-  }
-  return s;
-}
-
-/** The same for the check's diagnostics: a range when it has an end (check --json drops the end of a one-place range). */
-function comparable(list: Shown[]): Shown[] {
-  return sortShown(
-    list
-      .map((s) => ({ ...s, end: s.end && (s.end[0] !== s.line || s.end[1] !== s.column) ? s.end : undefined }))
-      .map((s) => JSON.parse(JSON.stringify(s)) as Shown),
-  );
 }
 
 const dirs = (p: string) =>
@@ -167,10 +97,7 @@ describe('the language server publishes what check reports', () => {
     for (const root of cases) {
       const want = checked(root);
       if (want.status === 2) continue;
-      const got = [...client.diagnostics].flatMap(([uri, list]) => {
-        const path = rel(root, fileURLToPath(uri));
-        return path.startsWith('..') ? [] : list.map((d) => shown(root, path, d));
-      });
+      const got = published(client, root);
       expect(comparable(got), rel(ROOT, root)).toEqual(comparable(want.shown));
       compared++;
     }

@@ -4,8 +4,9 @@
  * editor drives it — not through internal calls.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import {
   DidChangeTextDocumentNotification,
@@ -24,6 +25,8 @@ import {
   type Diagnostic,
   type FileEvent,
 } from 'vscode-languageserver-protocol';
+import { expect } from 'vitest';
+import type { Diagnostic as EngineDiagnostic } from '../../src/engine/diagnostic.js';
 import { BIN, cleanEnv } from './cli.js';
 
 export const uriOf = (abs: string) => pathToFileURL(abs).href;
@@ -56,10 +59,11 @@ export class LspClient {
       this.publications.push({ uri: p.uri, diagnostics: p.diagnostics });
       this.check();
     });
-    this.connection.onNotification(ShowMessageNotification.type, (p) => this.messages.push(p.message));
+    this.connection.onNotification(ShowMessageNotification.type, (p) => {
+      this.messages.push(p.message);
+    });
     this.connection.onRequest(RegistrationRequest.type, (p) => {
       for (const r of p.registrations) this.registrations.push(r.method);
-      return null;
     });
     process.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.connection.listen();
@@ -154,4 +158,96 @@ export class LspClient {
     }
     this.connection.dispose();
   }
+}
+
+/** A diagnostic as the editor places it, comparable between `check --json`, lint() and the server. */
+export interface Shown {
+  path: string;
+  line: number;
+  column: number;
+  end?: [number, number];
+  severity: string;
+  code: string;
+  message: string;
+  related?: { message: string; path: string; line: number; column: number }[];
+}
+
+const SEVERITY = ['', 'Error', 'Warning', 'Info'];
+export const rel = (root: string, path: string) => relative(root, path).split(sep).join('/');
+const sortShown = (list: Shown[]) =>
+  [...list].sort((a, b) =>
+    JSON.stringify([a.path, a.line, a.column, a.code, a.message]).localeCompare(
+      JSON.stringify([b.path, b.line, b.column, b.code, b.message]),
+    ),
+  );
+
+/** What the server published for a project, in the same terms. */
+export function published(client: LspClient, root: string): Shown[] {
+  const out: Shown[] = [];
+  for (const [uri, list] of client.diagnostics) {
+    const path = rel(root, fileURLToPath(uri));
+    if (path.startsWith('..')) continue;
+    for (const d of list) out.push(shown(root, path, d));
+  }
+  return out;
+}
+
+export function shown(root: string, path: string, d: Diagnostic): Shown {
+  const s: Shown = {
+    path,
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    severity: SEVERITY[d.severity ?? 0]!,
+    code: String(d.code),
+    message: typeof d.message === 'string' ? d.message : d.message.value,
+  };
+  const empty = d.range.end.line === d.range.start.line && d.range.end.character === d.range.start.character;
+  if (!empty) s.end = [d.range.end.line + 1, d.range.end.character + 1];
+  if (d.relatedInformation) {
+    s.related = d.relatedInformation.map((r) => ({
+      message: r.message,
+      path: rel(root, fileURLToPath(r.location.uri)),
+      line: r.location.range.start.line + 1,
+      column: r.location.range.start.character + 1,
+    }));
+  }
+  // every code links its rule page, a file that exists (a broken configuration is no rule's: it has no code)
+  expect(d.source).toBe('loopkit');
+  if (d.code !== undefined) {
+    expect(d.codeDescription?.href, d.code as string).toMatch(new RegExp(`/docs/rules/${String(d.code)}\\.md$`, 'u'));
+    expect(existsSync(fileURLToPath(d.codeDescription!.href))).toBe(true);
+  }
+  return s;
+}
+
+/** The same for the check's diagnostics: a range when it has an end (check --json drops the end of a one-place range). */
+export function comparable(list: Shown[]): Shown[] {
+  return sortShown(
+    list
+      .map((s) => ({ ...s, end: s.end && (s.end[0] !== s.line || s.end[1] !== s.column) ? s.end : undefined }))
+      .map((s) => JSON.parse(JSON.stringify(s)) as Shown),
+  );
+}
+
+/** lint()'s diagnostics as the editor would place them. */
+export function fromEngine(diagnostics: readonly EngineDiagnostic[]): Shown[] {
+  return diagnostics.map((d) => {
+    const s: Shown = {
+      path: d.file,
+      line: d.line ?? 1,
+      column: d.line === null ? 1 : (d.column ?? 1),
+      severity: { error: 'Error', warning: 'Warning', info: 'Info' }[d.severity],
+      code: d.code,
+      message: d.help === '' ? d.message : `${d.message}\n${d.help}`,
+    };
+    if (d.endLine != null) s.end = [d.endLine, d.endColumn ?? d.column ?? 1];
+    if (d.related)
+      s.related = d.related.map((r) => ({
+        message: r.message,
+        path: r.file,
+        line: r.line ?? 1,
+        column: r.line === null ? 1 : (r.column ?? 1),
+      }));
+    return s;
+  });
 }

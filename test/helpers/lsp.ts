@@ -38,6 +38,8 @@ export interface LspClientOptions {
   /** the client watches files (the server registers for didChangeWatchedFiles); default true */
   watches?: boolean;
   capabilities?: ClientCapabilities;
+  /** the loopkit program (default: this repository's bin/loopkit.js) */
+  bin?: string;
 }
 
 export class LspClient {
@@ -71,7 +73,7 @@ export class LspClient {
 
   /** Start a server and initialize it for these workspace folders. */
   static async start(folders: readonly string[], options: LspClientOptions = {}): Promise<LspClient> {
-    const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { env: cleanEnv(), stdio: 'pipe' });
+    const child = spawn(process.execPath, [options.bin ?? BIN, 'lsp', '--stdio'], { env: cleanEnv(), stdio: 'pipe' });
     const client = new LspClient(child);
     const capabilities: ClientCapabilities = options.capabilities ?? {
       workspace: {

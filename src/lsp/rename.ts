@@ -23,6 +23,8 @@ export interface RenameClient {
   renameFiles: boolean;
   /** the version of an open document (null: not open) */
   version(uri: string): number | null;
+  /** tell the user what the edit cannot do */
+  warn?(message: string): void;
 }
 
 /** What can be renamed under a place: a state, a skill or a halt reason, with the range of its name. */
@@ -122,6 +124,7 @@ export function rename(ctx: FeatureContext, line: number, column: number, newNam
         throw new RenameRefused(
           `The skill's name is its folder's, and this editor cannot rename folders: rename '${skill.dir}' to '${to}'.`,
         );
+      else client.warn?.(`This editor cannot rename folders: rename '${skill.dir}' to '${to}' to keep the folder named after the skill.`);
     }
   }
 

@@ -288,6 +288,7 @@ export function startServer(options: ServerOptions): Connection {
             documentChanges: edit?.documentChanges === true,
             renameFiles: edit?.resourceOperations?.includes('rename') === true,
             version: (uri) => documents.get(uri)?.version ?? null,
+            warn: (message) => void connection.window.showWarningMessage(`loopkit: ${message}`),
           });
         } catch (e) {
           return refused(e);

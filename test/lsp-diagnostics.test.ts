@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, PROJECTS, ROOT } from './helpers/cli.js';
+import { BIN, cleanEnv, PROJECTS, ROOT, Temps } from './helpers/cli.js';
 import { RULE_FIXTURES } from './helpers/fixtures.js';
 import { comparable, LspClient, published, rel, type Shown } from './helpers/lsp.js';
 
@@ -54,8 +54,10 @@ const dirs = (p: string) =>
     .sort();
 
 const clients: LspClient[] = [];
+const temps = new Temps();
 afterAll(async () => {
   for (const c of clients.splice(0)) await c.stop();
+  temps.cleanup();
 });
 
 const projects = [...dirs(PROJECTS).map((d) => join(PROJECTS, d)), ...dirs(join(ROOT, 'examples')).map((d) => join(ROOT, 'examples', d))];
@@ -83,6 +85,24 @@ describe('the language server publishes what check reports', () => {
       expect(comparable(got)).toEqual(comparable(want.shown));
     }
     await client.stop();
+  });
+
+  it('with --cache, a restarted server reads its results from the cache and publishes the same', async () => {
+    const root = join(PROJECTS, 'seed-skills');
+    const cache = join(temps.dir('loopkit-lsp-cache-'), 'cache.json');
+    const once = async () => {
+      const client = await LspClient.start([root], { args: ['--cache', '--cache-location', cache] });
+      clients.push(client);
+      await client.settled();
+      const got = comparable(published(client, root));
+      await client.stop();
+      return got;
+    };
+    const first = await once();
+    expect(existsSync(cache)).toBe(true);
+    expect(first.length).toBeGreaterThan(0);
+    expect(await once()).toEqual(first);
+    expect(first).toEqual(comparable(checked(root).shown));
   });
 
   it('one invalid case of every rule, as workspace folders of one server', async () => {

@@ -40,11 +40,16 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
     .command('lsp')
     .description('run the language server for editors (Language Server Protocol over stdin and stdout)')
     .option('--stdio', 'talk over stdin and stdout (the only transport, the default)')
+    .option(
+      '--cache',
+      'keep per-file results and reuse them while a file is unchanged (as check --cache): a restart reads only what changed',
+    )
+    .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
     // editors' clients add flags of their own (--clientProcessId=…)
     .allowUnknownOption()
-    .action(async () => {
+    .action(async (opts: { cache?: boolean; cacheLocation?: string }) => {
       const { runLanguageServer } = await import('../lsp/server.js');
-      exit(await runLanguageServer());
+      exit(await runLanguageServer(opts.cache ? { cache: { location: opts.cacheLocation, env: io.env } } : {}));
     });
   return [rules, explain, init, lsp];
 }

@@ -164,6 +164,8 @@ export interface LoadProjectOptions {
   runner: FileRunner;
   /** texts to read instead of the files on disk (project-relative path → text) */
   overlay?: ReadonlyMap<string, string>;
+  /** whether a path exists (default: ask the file system; a long-lived caller may remember the answers) */
+  exists?: (abs: string) => boolean;
 }
 
 /**
@@ -331,6 +333,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const { root, displayRoot, loaded } = opts;
   const { config } = loaded;
   const { drafts, roles, markdown, scripts } = files;
+  const there = opts.exists ?? exists;
   // a transition's file is its file's path: one string, not a copy per transition
   for (const outcome of markdown.values()) {
     for (const t of outcome.facts.loop?.transitions ?? outcome.facts.handoffs ?? []) (t as { file: string }).file = outcome.facts.file.path;
@@ -367,7 +370,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     return skill;
   });
   const existingPaths = new Set<string>();
-  for (const f of config.loop_state_files) if (exists(join(root, f.path))) existingPaths.add(f.path);
+  for (const f of config.loop_state_files) if (there(join(root, f.path))) existingPaths.add(f.path);
   // which local link destinations of SKILL.md and reference files exist
   const linkTargets = new Set<string>();
   const checked = new Set<string>();
@@ -380,7 +383,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
         if (checked.has(place)) continue;
         checked.add(place);
         // a glob (`references/concepts/*.md`, "use these globs as the catalogue") is fine when it matches
-        if (exists(join(root, place)) || (place.split('/').some(isGlobSegment) && globMatches(root, place))) linkTargets.add(place);
+        if (there(join(root, place)) || (place.split('/').some(isGlobSegment) && globMatches(root, place))) linkTargets.add(place);
       }
       const path = places[0]!;
       // a skill reached through a symlinked folder: its links were written from its real place

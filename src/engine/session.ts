@@ -27,7 +27,7 @@ import { buildGraph, type StateGraph } from '../graph/graph.js';
 import type { Project } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
-import { acceptText, readText, type ReadResult } from '../parse/fs.js';
+import { acceptText, exists, readText, type ReadResult } from '../parse/fs.js';
 import { rules } from '../rules/index.js';
 import { contentHash } from './cache.js';
 import type { Severity } from './diagnostic.js';
@@ -73,6 +73,22 @@ export interface SessionState {
   failure: ConfigError | ProjectError | UsageError | null;
   /** the last check that succeeded (the same as check, unless the project cannot be checked now) */
   lastGood: SessionCheck | null;
+  /** where the last update's time went, in milliseconds */
+  timing?: UpdateTiming;
+}
+
+/** Milliseconds of one update, by phase. */
+export interface UpdateTiming {
+  /** reading the project (when its shape changed): configuration, discovery, the per-file phase */
+  read: number;
+  /** the per-file phase of the files that changed */
+  files: number;
+  /** the model from the outcomes, the graph, the project phase */
+  model: number;
+  graph: number;
+  rules: number;
+  /** each rule's project part */
+  byRule: Record<string, number>;
 }
 
 /** A change on disk, project-relative. */
@@ -113,6 +129,8 @@ export class ProjectSession {
     roles: Map<string, ProjectFiles['roles'][number]>;
   } | null = null;
   private current: SessionState = { version: 0, check: null, failure: null, lastGood: null };
+  /** which paths exist, as the model asked (forgotten whenever files are created or deleted) */
+  private readonly existing = new Map<string, boolean>();
   private dirty = new Set<string>();
   private reread = true;
   private pending: Promise<SessionState> | null = null;
@@ -190,23 +208,28 @@ export class ProjectSession {
     return this.pending;
   }
 
+  private timing: UpdateTiming = { read: 0, files: 0, model: 0, graph: 0, rules: 0, byRule: {} };
+
   private async step(): Promise<void> {
+    this.timing = { read: 0, files: 0, model: 0, graph: 0, rules: 0, byRule: {} };
     const paths = [...this.dirty];
     this.dirty.clear();
     let reread = this.reread || this.shape === null;
     this.reread = false;
     let recheck = false;
     if (!reread) {
+      const t0 = performance.now();
       for (const path of paths) {
         const r = this.refresh(path);
         if (r === 'reread') reread = true;
         else if (r === 'changed') recheck = true;
       }
+      this.timing.files = performance.now() - t0;
     }
     if (reread) await this.readProject();
     else if (recheck) this.check();
     else return;
-    this.current = { ...this.current, version: this.current.version + 1 };
+    this.current = { ...this.current, version: this.current.version + 1, timing: this.timing };
   }
 
   /**
@@ -244,6 +267,8 @@ export class ProjectSession {
   /** Read the project: configuration, layout, every file (from the outcomes kept where its text did not change). */
   private async readProject(): Promise<void> {
     const runner = createRunner(this.options, rules);
+    const t0 = performance.now();
+    this.existing.clear();
     try {
       const display = this.options.root;
       const prepared = await prepare(this.root, display, this.withOverlayConfig(runner), this.options.preset);
@@ -261,12 +286,18 @@ export class ProjectSession {
         references: enabled.some((r) => r.rule.meta.references === true),
         runner: this.remembering(runner, loaded.config.canonical_loop_sections),
         overlay: this.overlay,
+        exists: (abs) => {
+          let there = this.existing.get(abs);
+          if (there === undefined) this.existing.set(abs, (there = exists(abs)));
+          return there;
+        },
       };
       const files = await readProjectFiles(opts);
       if (opts.references) await readReferences(opts, files);
       const roles = new Map(files.roles.map((r) => [r.path, r]));
       for (const path of [...this.memo.keys()]) if (!roles.has(path)) this.memo.delete(path);
       this.shape = { prepared, opts, files, enabled, roles };
+      this.timing.read = performance.now() - t0;
       this.check();
     } catch (e) {
       if (!(e instanceof ConfigError || e instanceof ProjectError || e instanceof UsageError)) throw e;
@@ -280,8 +311,11 @@ export class ProjectSession {
   /** The project phase over the outcomes as they are: model, graph, rules. */
   private check(): void {
     const { prepared, opts, files, enabled } = this.shape!;
+    const t0 = performance.now();
     const project = projectModel(opts, files);
+    const t1 = performance.now();
     const graph = buildGraph(project);
+    const t2 = performance.now();
     const loadedProject: LoadedProject = {
       project,
       markdown: files.markdown,
@@ -289,7 +323,8 @@ export class ProjectSession {
       roles: files.roles,
       timing: { read: 0, files: 0 },
     };
-    const run = runRules(loadedProject, graph, enabled, this.index, {});
+    const run = runRules(loadedProject, graph, enabled, this.index, this.timing.byRule);
+    Object.assign(this.timing, { model: t1 - t0, graph: t2 - t1, rules: performance.now() - t2 });
     const check: SessionCheck = { ...run, loaded: prepared.loaded, project, graph, files: loadedProject };
     if (prepared.presetNote !== undefined) check.presetNote = prepared.presetNote;
     if (prepared.layoutNote !== undefined) check.layoutNote = prepared.layoutNote;

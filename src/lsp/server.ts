@@ -24,6 +24,7 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { cacheFilePath } from '../engine/cache.js';
 import { exists } from '../parse/fs.js';
 import { VERSION } from '../version.js';
 import { codeActions } from './actions.js';
@@ -41,6 +42,8 @@ export interface ServerOptions {
   output: NodeJS.WritableStream;
   /** the editor cannot watch files: watch the workspace folders here (default: decided by the client's capabilities) */
   watch?: boolean;
+  /** keep per-file results in loopkit's cache (as `check --cache`): a restarted server reads only what changed */
+  cache?: { location?: string; env: Readonly<Record<string, string | undefined>> };
 }
 
 /** Changes of one file-system event burst are handed to the projects together after this quiet time. */
@@ -56,11 +59,15 @@ export function startServer(options: ServerOptions): Connection {
   let folders: string[] = [];
   const watchers: FSWatcher[] = [];
 
-  const workspace = new Workspace({
-    publish: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }),
-    log: (message) => connection.console.info(message),
-    warn: (message) => void connection.window.showWarningMessage(message),
-  });
+  const cache = options.cache;
+  const workspace = new Workspace(
+    {
+      publish: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }),
+      log: (message) => connection.console.info(message),
+      warn: (message) => void connection.window.showWarningMessage(message),
+    },
+    (root) => (cache ? { cacheFile: cacheFilePath(root, cache.location, cache.env) } : {}),
+  );
 
   const fail = (e: unknown) => connection.console.error(`loopkit: ${(e as Error).stack ?? String(e)}`);
 
@@ -307,7 +314,7 @@ export function startServer(options: ServerOptions): Connection {
 }
 
 /** Run the server on this process's stdin and stdout until the client ends it. */
-export function runLanguageServer(): Promise<number> {
+export function runLanguageServer(options: Pick<ServerOptions, 'cache'> = {}): Promise<number> {
   // stdout is the protocol's: anything printed goes to stderr
   const toStderr = (...args: unknown[]) => void process.stderr.write(`${args.map(String).join(' ')}\n`);
   console.log = toStderr;
@@ -315,7 +322,7 @@ export function runLanguageServer(): Promise<number> {
   console.warn = toStderr;
   console.debug = toStderr;
   process.on('unhandledRejection', (e) => toStderr(`loopkit lsp: ${(e as Error)?.stack ?? String(e)}`));
-  startServer({ input: process.stdin, output: process.stdout });
+  startServer({ ...options, input: process.stdin, output: process.stdout });
   // the connection ends the process (exit notification, or stdin closed)
   return new Promise<number>(() => {});
 }

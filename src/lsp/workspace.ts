@@ -44,7 +44,8 @@ export class Workspace {
 
   constructor(
     private readonly host: WorkspaceHost,
-    private readonly options: Omit<SessionOptions, 'root'> = {},
+    /** the options of a project's session (its cache file, threads …), by its root */
+    private readonly options: (root: string) => Omit<SessionOptions, 'root'> = () => ({}),
   ) {}
 
   /** Once every project being opened is read. */
@@ -106,7 +107,7 @@ export class Workspace {
   private async start(root: string, folder: boolean): Promise<Hosted | null> {
     let session: ProjectSession;
     try {
-      session = await ProjectSession.open({ ...this.options, root });
+      session = await ProjectSession.open({ ...this.options(root), root });
     } catch (e) {
       this.host.log(`${root}: ${(e as Error).message}`);
       this.notProjects.add(root);
@@ -133,7 +134,7 @@ export class Workspace {
     const path = projectPath(hosted.root, abs);
     if (path === null) return;
     await hosted.session.setText(path, text);
-    this.publish(hosted);
+    this.publish(hosted, fileUri(hosted.root, path));
   }
 
   /** Files changed on disk (absolute paths); each project they lie in updates. */
@@ -152,13 +153,18 @@ export class Workspace {
     await Promise.all(updates);
   }
 
-  /** Publish what changed since the last publication of this project. */
-  publish(hosted: Hosted): void {
+  /** Publish what changed since the last publication of this project (the file being edited first: it is the one looked at). */
+  publish(hosted: Hosted, first?: string): void {
     const state = hosted.session.state;
     if (state.version === hosted.version) return;
     hosted.version = state.version;
     const next = this.diagnosticsByUri(hosted, state);
-    for (const [uri, list] of next) {
+    const order = first === undefined ? [...next] : [...next].sort(([a], [b]) => (a === first ? -1 : b === first ? 1 : 0));
+    if (first !== undefined && !next.has(first) && hosted.published.has(first)) {
+      hosted.published.delete(first);
+      this.host.publish(first, []);
+    }
+    for (const [uri, list] of order) {
       const json = JSON.stringify(list);
       if (hosted.published.get(uri) === json) continue;
       hosted.published.set(uri, json);

@@ -40,6 +40,8 @@ export interface LspClientOptions {
   capabilities?: ClientCapabilities;
   /** the loopkit program (default: this repository's bin/loopkit.js) */
   bin?: string;
+  /** more arguments of `loopkit lsp` */
+  args?: string[];
 }
 
 export class LspClient {
@@ -73,7 +75,10 @@ export class LspClient {
 
   /** Start a server and initialize it for these workspace folders. */
   static async start(folders: readonly string[], options: LspClientOptions = {}): Promise<LspClient> {
-    const child = spawn(process.execPath, [options.bin ?? BIN, 'lsp', '--stdio'], { env: cleanEnv(), stdio: 'pipe' });
+    const child = spawn(process.execPath, [options.bin ?? BIN, 'lsp', '--stdio', ...(options.args ?? [])], {
+      env: cleanEnv(),
+      stdio: 'pipe',
+    });
     const client = new LspClient(child);
     const capabilities: ClientCapabilities = options.capabilities ?? {
       workspace: {

@@ -360,6 +360,16 @@ describe('the language server, driven as an editor drives it', () => {
       '<!-- loopkit-disable-next-line loop-nonstandard-verb -- <reason> -->',
     );
     expect(client.of(loop)).toEqual([]);
+    // … or in the whole file
+    await edit(loop, original.replace('6. Commit.', '6. Flurbish the widget.'));
+    await expectChecked();
+    const again = client.of(loop).find((d) => d.code === 'loop-nonstandard-verb')!;
+    const whole = (await actions(loop, again.range.start.line)).find((a) => a.title === 'Disable loop-nonstandard-verb for this file')!;
+    await take(loop, whole);
+    expect(overlay.get('skills/running-tdd-loops/LOOP.md')!.split('\n')[0]).toBe(
+      '<!-- loopkit-disable loop-nonstandard-verb -- <reason> -->',
+    );
+    expect(client.of(loop)).toEqual([]);
     await edit(loop, original);
     await expectChecked();
   });

@@ -156,6 +156,17 @@ export async function codeActions(ctx: FeatureContext, req: ActionRequest, diagn
         const edits = suppressionEdits(ctx, d.code, line);
         if (edits)
           out.push({ title: `Disable ${d.code} for this line`, kind: CodeActionKind.QuickFix, diagnostics: linked, edit: edit(edits) });
+        // for the whole file: a `loopkit-disable` at the top of the body (it covers what follows it, so not the frontmatter)
+        const top = (frontmatterEnd(ctx.lines) ?? -1) + 1;
+        if (line >= top) {
+          const at = { line: top, character: 0 };
+          out.push({
+            title: `Disable ${d.code} for this file`,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: linked,
+            edit: edit([{ range: { start: at, end: at }, newText: `<!-- loopkit-disable ${d.code} -- ${REASON_PLACEHOLDER} -->\n` }]),
+          });
+        }
       }
     }
   }

@@ -4,7 +4,7 @@
  * rename, broken buffers and a broken configuration. After every change, what the server publishes
  * equals a fresh check of the project with the editor's texts (lint() with an overlay).
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -181,6 +181,28 @@ describe('the language server, driven as an editor drives it', () => {
       { uri: uriOf(moved), type: FileChangeType.Deleted },
       { uri: uriOf(join(root, 'skills', 'writing-stories')), type: FileChangeType.Created },
     ]);
+    await expectChecked();
+    expect(published(client, root)).toEqual([]);
+  });
+
+  it('applies .loopkit-baseline.json as check does, and follows it when it changes', async () => {
+    const skill = join(root, 'skills', 'writing-stories', 'LOOP.md');
+    const original = readFileSync(skill, 'utf8');
+    writeFileSync(skill, original.replace(/^1\. /mu, '1. flurbish the widget, then '));
+    await client.filesChanged([{ uri: uriOf(skill), type: FileChangeType.Changed }]);
+    await expectChecked();
+    expect(client.of(skill).length).toBeGreaterThan(0);
+    const baseline = join(root, '.loopkit-baseline.json');
+    expect(run(['check', root, '--update-baseline']).status).toBe(0);
+    await client.filesChanged([{ uri: uriOf(baseline), type: FileChangeType.Created }]);
+    await client.settled();
+    expect(client.of(skill)).toEqual([]);
+    rmSync(baseline);
+    await client.filesChanged([{ uri: uriOf(baseline), type: FileChangeType.Deleted }]);
+    await expectChecked();
+    expect(client.of(skill).length).toBeGreaterThan(0);
+    writeFileSync(skill, original);
+    await client.filesChanged([{ uri: uriOf(skill), type: FileChangeType.Changed }]);
     await expectChecked();
     expect(published(client, root)).toEqual([]);
   });

@@ -134,6 +134,7 @@ export class Workspace {
     const path = projectPath(hosted.root, abs);
     if (path === null) return;
     await hosted.session.setText(path, text);
+    if (path === BASELINE_FILE) hosted.version = -1;
     this.publish(hosted, fileUri(hosted.root, path));
   }
 
@@ -148,7 +149,10 @@ export class Workspace {
         const path = projectPath(hosted.root, c.abs);
         if (path !== null && path !== '') mine.push({ path, type: c.type });
       }
-      if (mine.length > 0) updates.push(hosted.session.changed(mine).then(() => this.publish(hosted)));
+      if (mine.length === 0) continue;
+      // the baseline is no file of the project: a change of it changes what is published, not the check
+      if (mine.some((c) => c.path === BASELINE_FILE)) hosted.version = -1;
+      updates.push(hosted.session.changed(mine).then(() => this.publish(hosted)));
     }
     await Promise.all(updates);
   }

@@ -523,3 +523,25 @@ describe('the language server, driven as an editor drives it', () => {
     expect(client.process.exitCode).toBeNull();
   });
 });
+
+describe('a client that does not watch files', () => {
+  it('the server watches the project itself: a file changed, a skill added and removed on disk show at once', async () => {
+    const root = team();
+    const client = await LspClient.start([root], { watches: false });
+    try {
+      await client.settled();
+      expect(client.registrations).not.toContain('workspace/didChangeWatchedFiles');
+      const loop = join(root, 'skills', 'writing-stories', 'LOOP.md');
+      writeFileSync(loop, readFileSync(loop, 'utf8').replace(/^1\. /mu, '1. flurbish the widget, then '));
+      await client.until(() => client.of(loop).some((d) => d.code === 'loop-nonstandard-verb'), 'the problem of a file changed on disk');
+      const extra = join(root, 'skills', 'writing-notes');
+      mkdirSync(extra);
+      writeFileSync(join(extra, 'SKILL.md'), '---\nname: writing-notes\ndescription: Writes notes.\n---\n');
+      await client.until(() => client.of(join(extra, 'SKILL.md')).length > 0, 'the problems of a skill created on disk');
+      rmSync(extra, { recursive: true });
+      await client.until(() => client.of(join(extra, 'SKILL.md')).length === 0, 'no problems for a skill deleted on disk');
+    } finally {
+      await client.stop();
+    }
+  });
+});

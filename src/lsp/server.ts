@@ -7,8 +7,6 @@
  * changes arrive through the client's file watching (workspace/didChangeWatchedFiles, registered
  * for every file), or — for clients that cannot watch files — through the server's own watcher.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
 import {
   CodeActionKind,
   DidChangeWatchedFilesNotification,
@@ -25,7 +23,6 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { cacheFilePath } from '../engine/cache.js';
-import { exists } from '../parse/fs.js';
 import { VERSION } from '../version.js';
 import { codeActions } from './actions.js';
 import { completion } from './completion.js';
@@ -35,6 +32,7 @@ import { projectPath, uriPath } from './convert.js';
 import { hover } from './hover.js';
 import { definition, documentSymbols, highlights, references, workspaceSymbols } from './navigation.js';
 import { rename, renameTarget, RenameRefused } from './rename.js';
+import { IGNORED_PATH } from './watch.js';
 import { Workspace, type Hosted } from './workspace.js';
 
 export interface ServerOptions {
@@ -46,18 +44,11 @@ export interface ServerOptions {
   cache?: { location?: string; env: Readonly<Record<string, string | undefined>> };
 }
 
-/** Changes of one file-system event burst are handed to the projects together after this quiet time. */
-const WATCH_SETTLE_MS = 60;
-
-/** Directories whose changes never reach a project. */
-const IGNORED = /(?:^|[\\/])(?:node_modules|\.git)(?:[\\/]|$)/u;
-
 export function startServer(options: ServerOptions): Connection {
   const connection = createConnection(options.input, options.output);
   const documents = new TextDocuments(TextDocument);
   let capabilities: ClientCapabilities = {};
   let folders: string[] = [];
-  const watchers: FSWatcher[] = [];
 
   const cache = options.cache;
   const workspace = new Workspace(
@@ -65,6 +56,7 @@ export function startServer(options: ServerOptions): Connection {
       publish: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }),
       log: (message) => connection.console.info(message),
       warn: (message) => void connection.window.showWarningMessage(message),
+      track: (update) => track(update),
     },
     (root) => (cache ? { cacheFile: cacheFilePath(root, cache.location, cache.env) } : {}),
   );
@@ -145,7 +137,7 @@ export function startServer(options: ServerOptions): Connection {
     if (clientWatches && options.watch !== true) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] });
     } else if (options.watch !== false) {
-      for (const folder of folders) watchFolder(folder);
+      workspace.watchFiles = true;
     }
     if (capabilities.workspace?.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -161,37 +153,6 @@ export function startServer(options: ServerOptions): Connection {
     }
     for (const folder of folders) track(workspace.addFolder(folder).then(() => undefined));
   });
-
-  /** The server's own watcher, for clients that do not watch files. */
-  function watchFolder(folder: string): void {
-    const pending = new Map<string, FileChangeType>();
-    let timer: NodeJS.Timeout | null = null;
-    const flush = () => {
-      timer = null;
-      const changes = [...pending].map(([abs, t]) => ({
-        abs,
-        type:
-          t === FileChangeType.Created ? ('created' as const) : t === FileChangeType.Deleted ? ('deleted' as const) : ('changed' as const),
-      }));
-      pending.clear();
-      track(workspace.changed(changes));
-    };
-    try {
-      const w = watch(folder, { recursive: true }, (event, name) => {
-        if (!name || IGNORED.test(name)) return;
-        const abs = join(folder, name.toString());
-        // a `rename` event is a file that appeared or went away
-        pending.set(abs, event === 'change' ? FileChangeType.Changed : exists(abs) ? FileChangeType.Created : FileChangeType.Deleted);
-        timer ??= setTimeout(flush, WATCH_SETTLE_MS);
-      });
-      w.on('error', fail);
-      watchers.push(w);
-    } catch (e) {
-      connection.console.warn(
-        `loopkit: cannot watch ${folder} for changes (${(e as Error).message}); files changed outside the editor are read when they are opened`,
-      );
-    }
-  }
 
   documents.onDidChangeContent((e) => {
     const abs = uriPath(e.document.uri);
@@ -213,7 +174,7 @@ export function startServer(options: ServerOptions): Connection {
   connection.onDidChangeWatchedFiles((params) => {
     const changes = params.changes.flatMap((c) => {
       const abs = uriPath(c.uri);
-      if (abs === null || IGNORED.test(abs)) return [];
+      if (abs === null || IGNORED_PATH.test(abs)) return [];
       const type = c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';
       return [{ abs, type } as const];
     });
@@ -304,9 +265,7 @@ export function startServer(options: ServerOptions): Connection {
     ),
   );
 
-  connection.onShutdown(() => {
-    for (const w of watchers.splice(0)) w.close();
-  });
+  connection.onShutdown(() => workspace.close());
 
   documents.listen(connection);
   connection.listen();

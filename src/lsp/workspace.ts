@@ -9,6 +9,7 @@
  * (a deleted or renamed file, a problem fixed in another file).
  */
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { projectOf } from '../commands/project.js';
 import { CONFIG_FILE, ConfigError } from '../config/errors.js';
@@ -16,6 +17,7 @@ import { applyBaseline, parseBaseline } from '../engine/baseline.js';
 import { ProjectSession, type FileChange, type SessionCheck, type SessionOptions, type SessionState } from '../engine/session.js';
 import { ProjectError } from '../parse/errors.js';
 import { fileUri, lspDiagnostic, projectPath, range } from './convert.js';
+import { watchProject, type ProjectWatch } from './watch.js';
 
 /** The baseline `check` applies by default (commands/baseline.ts). */
 const BASELINE_FILE = '.loopkit-baseline.json';
@@ -23,6 +25,8 @@ const BASELINE_FILE = '.loopkit-baseline.json';
 export interface Hosted {
   root: string;
   session: ProjectSession;
+  /** the server's own watching of the project (when the editor does not watch files) */
+  watch?: ProjectWatch;
   /** what was published last, by URI (JSON of the diagnostics) */
   published: Map<string, string>;
   /** the session version published last */
@@ -34,9 +38,13 @@ export interface WorkspaceHost {
   log(message: string): void;
   /** a message the user must see (a project that cannot be read at all) */
   warn(message: string): void;
+  /** an update under way (requests wait for it) */
+  track(update: Promise<void>): void;
 }
 
 export class Workspace {
+  /** watch the projects' files here (the editor does not) */
+  watchFiles = false;
   private readonly projects = new Map<string, Hosted>();
   private readonly opening = new Map<string, Promise<Hosted | null>>();
   /** directories known not to be projects */
@@ -75,8 +83,29 @@ export class Workspace {
     for (const p of [...this.projects.values()]) {
       if (projectPath(abs, p.root) === null) continue;
       for (const uri of p.published.keys()) this.host.publish(uri, []);
+      p.watch?.close();
       this.projects.delete(p.root);
     }
+  }
+
+  /** Stop watching files. */
+  close(): void {
+    for (const p of this.projects.values()) p.watch?.close();
+  }
+
+  /** Watch the project's root and skills directories (again, when they changed). */
+  private rewatch(hosted: Hosted): void {
+    if (!this.watchFiles) return;
+    const project = hosted.session.state.check?.project;
+    const dirs = project ? project.skillsDirs.map((d) => (d === '' ? hosted.root : join(hosted.root, d))) : (hosted.watch?.dirs ?? []);
+    if (hosted.watch && hosted.watch.dirs.join('\u0000') === dirs.join('\u0000')) return;
+    hosted.watch?.close();
+    hosted.watch = watchProject(
+      hosted.root,
+      dirs,
+      (changes) => this.host.track(this.changed(changes)),
+      (message) => this.host.log(`loopkit: cannot watch ${message}; files changed outside the editor are read when they are opened`),
+    );
   }
 
   /** The project a file belongs to, read when it is not held yet (null: the file is in no project). */
@@ -162,6 +191,7 @@ export class Workspace {
     const state = hosted.session.state;
     if (state.version === hosted.version) return;
     hosted.version = state.version;
+    this.rewatch(hosted);
     const next = this.diagnosticsByUri(hosted, state);
     const order = first === undefined ? [...next] : [...next].sort(([a], [b]) => (a === first ? -1 : b === first ? 1 : 0));
     if (first !== undefined && !next.has(first) && hosted.published.has(first)) {

@@ -37,6 +37,18 @@ const percentile = (xs, p) => {
 };
 const ms = (s) => `${s.toFixed(0)} ms`;
 
+/** CPU seconds a process has used so far, all threads (Linux: /proc/<pid>/stat, in clock ticks of 1/100 s). */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /su, '')
+      .split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The server's resident set and its peak, MiB (Linux). */
 function memory(pid) {
   try {
@@ -56,7 +68,12 @@ async function benchSize(n) {
 
   // a cold check of the same project, the start-up's yardstick (3 runs; 1 from 2,400 skills)
   const checks = [];
-  for (let i = 0; i < (n >= 2400 ? 1 : 3); i++) checks.push(measure([bin, 'check', root]).wall * 1000);
+  const checkCpu = [];
+  for (let i = 0; i < (n >= 2400 ? 1 : 3); i++) {
+    const m = measure([bin, 'check', root]);
+    checks.push(m.wall * 1000);
+    checkCpu.push(m.cpu * 1000);
+  }
 
   const child = spawn(process.execPath, [bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
@@ -79,6 +96,7 @@ async function benchSize(n) {
   await settled();
   const start = (published.length > 0 ? published[published.length - 1].at : performance.now()) - t0;
   const startFiles = new Set(published.map((p) => p.uri)).size;
+  const startCpu = cpuSeconds(child.pid) * 1000;
 
   /** Edit a file back and forth (`edits` timed edits after 4 untimed ones): didChange → its publication, → the update's last. */
   const editing = async (abs, from, to) => {
@@ -135,7 +153,9 @@ async function benchSize(n) {
   return {
     n,
     check: median(checks),
+    checkCpu: median(checkCpu),
     start,
+    startCpu,
     startFiles,
     transition,
     renamed,
@@ -151,7 +171,7 @@ try {
     const r = await benchSize(n);
     rows.push(r);
     console.log(
-      `${String(n).padStart(5)} skills: start ${ms(r.start)} (cold check ${ms(r.check)}, ${r.startFiles} files published) · memory ${r.rss.toFixed(0)} MiB (peak ${r.peak.toFixed(0)} MiB)\n` +
+      `${String(n).padStart(5)} skills: start ${ms(r.start)}, CPU ${ms(r.startCpu)} (cold check ${ms(r.check)}, CPU ${ms(r.checkCpu)}; ${r.startFiles} files published) · memory ${r.rss.toFixed(0)} MiB (peak ${r.peak.toFixed(0)} MiB)\n` +
         `        LOOP.md transition: changed file ${edit(r.transition)} files (median / p95 | whole update | files)\n` +
         `        SKILL.md name:      changed file ${edit(r.renamed)} files`,
     );
@@ -162,11 +182,13 @@ try {
 }
 
 console.log(
-  '\n| skills | start (all published) | cold `check` | edit | changed file: median / p95 | whole update: median / p95 | files per update | memory (peak) |',
+  '\n| skills | start (all published): wall, CPU | cold `check`: wall, CPU | edit | changed file: median / p95 | whole update: median / p95 | files per update | memory (peak) |',
 );
 console.log('|---:|---:|---:|---|---:|---:|---:|---:|');
 for (const r of rows) {
   const mem = `${r.rss.toFixed(0)} MiB (${r.peak.toFixed(0)} MiB)`;
-  console.log(`| ${r.n.toLocaleString('en')} | ${ms(r.start)} | ${ms(r.check)} | LOOP.md transition | ${edit(r.transition)} | ${mem} |`);
+  console.log(
+    `| ${r.n.toLocaleString('en')} | ${ms(r.start)}, ${ms(r.startCpu)} | ${ms(r.check)}, ${ms(r.checkCpu)} | LOOP.md transition | ${edit(r.transition)} | ${mem} |`,
+  );
   console.log(`| | | | SKILL.md name | ${edit(r.renamed)} | |`);
 }

@@ -106,8 +106,8 @@ interface Memo {
   contract?: boolean;
 }
 
-/** Directories whose changes never reach a project. */
-const IGNORED = /(?:^|\/)(?:node_modules|\.git)(?:\/|$)/u;
+/** Directories whose changes never reach a project (a path, with either separator). */
+export const IGNORED_PATH = /(?:^|[\\/])(?:node_modules|\.git)(?:[\\/]|$)/u;
 
 /** Names of the files whose text can give a skill its place or role. */
 const SKILL_FILES = new Set(['SKILL.md', 'LOOP.md', 'HANDOFFS.md']);
@@ -134,6 +134,7 @@ export class ProjectSession {
   private dirty = new Set<string>();
   private reread = true;
   private pending: Promise<SessionState> | null = null;
+  private timing: UpdateTiming = { read: 0, files: 0, model: 0, graph: 0, rules: 0, byRule: {} };
 
   private constructor(options: SessionOptions) {
     this.options = options;
@@ -168,7 +169,7 @@ export class ProjectSession {
   /** Files created, changed or deleted on disk. A deleted file's editor text is dropped too. */
   changed(changes: readonly FileChange[]): Promise<SessionState> {
     for (const c of changes) {
-      if (IGNORED.test(c.path)) continue;
+      if (IGNORED_PATH.test(c.path)) continue;
       if (c.type === 'changed') {
         if (!this.overlay.has(c.path)) this.dirty.add(c.path);
         continue;
@@ -207,8 +208,6 @@ export class ProjectSession {
     })();
     return this.pending;
   }
-
-  private timing: UpdateTiming = { read: 0, files: 0, model: 0, graph: 0, rules: 0, byRule: {} };
 
   private async step(): Promise<void> {
     this.timing = { read: 0, files: 0, model: 0, graph: 0, rules: 0, byRule: {} };

@@ -23,6 +23,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { cacheFilePath } from '../engine/cache.js';
+import { IGNORED_PATH } from '../engine/session.js';
 import { VERSION } from '../version.js';
 import { codeActions } from './actions.js';
 import { completion } from './completion.js';
@@ -32,7 +33,6 @@ import { projectPath, uriPath } from './convert.js';
 import { hover } from './hover.js';
 import { definition, documentSymbols, highlights, references, workspaceSymbols } from './navigation.js';
 import { rename, renameTarget, RenameRefused } from './rename.js';
-import { IGNORED_PATH } from './watch.js';
 import { Workspace, type Hosted } from './workspace.js';
 
 export interface ServerOptions {

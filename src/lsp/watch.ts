@@ -6,14 +6,11 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import type { FileChange } from '../engine/session.js';
+import { IGNORED_PATH, type FileChange } from '../engine/session.js';
 import { exists } from '../parse/fs.js';
 
 /** Changes of one burst of events are handed over together after this quiet time. */
 const SETTLE_MS = 60;
-
-/** Directories whose changes never reach a project. */
-export const IGNORED_PATH = /(?:^|[\\/])(?:node_modules|\.git)(?:[\\/]|$)/u;
 
 export interface ProjectWatch {
   /** the directories watched (absolute) */

@@ -28,6 +28,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LOOP_SECTIONS } from '../src/config/schema.js';
 import { lint } from '../src/engine/run.js';
 import { ROOT, run, Temps } from './helpers/cli.js';
 import { comparable, fromEngine, LspClient, published, uriOf } from './helpers/lsp.js';
@@ -105,6 +106,21 @@ describe('the language server, driven as an editor drives it', () => {
     expect(comparable(published(client, root))).toEqual(comparable(fromEngine(want.diagnostics)));
   }
 
+  /** Write an unknown step verb into a LOOP.md on disk and tell the server; returns the text the file had. */
+  async function unknownVerbOnDisk(abs: string): Promise<string> {
+    const original = readFileSync(abs, 'utf8');
+    writeFileSync(abs, original.replace(/^1\. /mu, '1. flurbish the widget, then '));
+    await client.filesChanged([{ uri: uriOf(abs), type: FileChangeType.Changed }]);
+    await expectChecked();
+    expect(client.of(abs).length).toBeGreaterThan(0);
+    return original;
+  }
+
+  /** The workspace edit the server proposes for a rename at a place of a file. */
+  function renameAt(abs: string, position: Position, newName: string) {
+    return client.connection.sendRequest(RenameRequest.type, { textDocument: { uri: uriOf(abs) }, position, newName });
+  }
+
   async function edit(abs: string, next: string): Promise<void> {
     overlay.set(abs.slice(root.length + 1), next);
     await client.change(abs, next);
@@ -162,11 +178,7 @@ describe('the language server, driven as an editor drives it', () => {
 
   it('follows the disk: a file changed, a skill folder renamed, then deleted, loses its diagnostics at once', async () => {
     const skill = join(root, 'skills', 'writing-stories', 'LOOP.md');
-    const original = readFileSync(skill, 'utf8');
-    writeFileSync(skill, original.replace(/^1\. /mu, '1. flurbish the widget, then '));
-    await client.filesChanged([{ uri: uriOf(skill), type: FileChangeType.Changed }]);
-    await expectChecked();
-    expect(client.of(skill).length).toBeGreaterThan(0);
+    const original = await unknownVerbOnDisk(skill);
     const moved = join(root, 'skills', 'writing-stories-old');
     renameSync(join(root, 'skills', 'writing-stories'), moved);
     await client.filesChanged([
@@ -187,11 +199,7 @@ describe('the language server, driven as an editor drives it', () => {
 
   it('applies .loopkit-baseline.json as check does, and follows it when it changes', async () => {
     const skill = join(root, 'skills', 'writing-stories', 'LOOP.md');
-    const original = readFileSync(skill, 'utf8');
-    writeFileSync(skill, original.replace(/^1\. /mu, '1. flurbish the widget, then '));
-    await client.filesChanged([{ uri: uriOf(skill), type: FileChangeType.Changed }]);
-    await expectChecked();
-    expect(client.of(skill).length).toBeGreaterThan(0);
+    const original = await unknownVerbOnDisk(skill);
     const baseline = join(root, '.loopkit-baseline.json');
     expect(run(['check', root, '--update-baseline']).status).toBe(0);
     await client.filesChanged([{ uri: uriOf(baseline), type: FileChangeType.Created }]);
@@ -242,15 +250,7 @@ describe('the language server, driven as an editor drives it', () => {
     const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, {
       textDocument: { uri: uriOf(tdd()) },
     })) as DocumentSymbol[];
-    expect(symbols.map((s) => s.name)).toEqual([
-      'Entry Conditions',
-      'Loop State Schema',
-      'Single Iteration Step',
-      'Proof of Progress',
-      'State Transition Rule',
-      'Halt Conditions',
-      'Handoff Target',
-    ]);
+    expect(symbols.map((s) => s.name)).toEqual(DEFAULT_LOOP_SECTIONS);
     const rule = symbols.find((s) => s.name === 'State Transition Rule')!;
     expect(rule.children!.map((c) => c.name)).toEqual(['in-dev → in-deskcheck', 'in-dev → halted-stall']);
     expect(rule.children![0]!.detail).toContain('handoff running-desk-checks to qa-agent');
@@ -417,11 +417,7 @@ describe('the language server, driven as an editor drives it', () => {
     const loop = tdd();
     await client.close(loop);
     overlay.clear();
-    const edit = await client.connection.sendRequest(RenameRequest.type, {
-      textDocument: { uri: uriOf(loop) },
-      position: find(loop, 'in-dev → in-deskcheck', 10),
-      newName: 'in-desk-review',
-    });
+    const edit = await renameAt(loop, find(loop, 'in-dev → in-deskcheck', 10), 'in-desk-review');
     const files = applyToDisk(edit!);
     expect(files.map((f) => f.slice(root.length + 1))).toEqual(
       expect.arrayContaining([
@@ -441,11 +437,7 @@ describe('the language server, driven as an editor drives it', () => {
 
   it('renames a skill: its name, its folder, every handoff and README entry', async () => {
     const loop = tdd();
-    const edit = await client.connection.sendRequest(RenameRequest.type, {
-      textDocument: { uri: uriOf(loop) },
-      position: find(loop, 'handoff running-desk-checks', 10),
-      newName: 'reviewing-desk-checks',
-    });
+    const edit = await renameAt(loop, find(loop, 'handoff running-desk-checks', 10), 'reviewing-desk-checks');
     const moves = (edit!.documentChanges ?? []).filter((c) => 'kind' in c && c.kind === 'rename');
     expect(moves).toEqual([
       {
@@ -468,11 +460,7 @@ describe('the language server, driven as an editor drives it', () => {
 
   it('renames a halt reason in every halt and in halt_reasons', async () => {
     const loop = tdd();
-    const edit = await client.connection.sendRequest(RenameRequest.type, {
-      textDocument: { uri: uriOf(loop) },
-      position: find(loop, 'halt stall', 6),
-      newName: 'no-progress',
-    });
+    const edit = await renameAt(loop, find(loop, 'halt stall', 6), 'no-progress');
     applyToDisk(edit!);
     expect(readFileSync(join(root, '.loopkit.yaml'), 'utf8')).toMatch(/^ {2}- no-progress$/mu);
     expect(readFileSync(loop, 'utf8')).toContain('halt no-progress after 10 iterations');

@@ -40,6 +40,8 @@ export interface ServerOptions {
   output: NodeJS.WritableStream;
   /** the editor cannot watch files: watch the workspace folders here (default: decided by the client's capabilities) */
   watch?: boolean;
+  /** the process is loopkit's own: process-wide settings (V8's heap growth) may be tuned for it */
+  ownProcess?: boolean;
   /** keep per-file results in loopkit's cache (as `check --cache`): a restarted server reads only what changed */
   cache?: { location?: string; env: Readonly<Record<string, string | undefined>> };
 }
@@ -58,7 +60,11 @@ export function startServer(options: ServerOptions): Connection {
       warn: (message) => void connection.window.showWarningMessage(message),
       track: (update) => track(update),
     },
-    (root) => (cache ? { cacheFile: cacheFilePath(root, cache.location, cache.env) } : {}),
+    // the process is loopkit's own (`loopkit lsp`): a large project may bound the heap's growth, as check does
+    (root) => ({
+      ownProcess: options.ownProcess === true,
+      ...(cache ? { cacheFile: cacheFilePath(root, cache.location, cache.env) } : {}),
+    }),
   );
 
   const fail = (e: unknown) => connection.console.error(`loopkit: ${(e as Error).stack ?? String(e)}`);
@@ -281,7 +287,7 @@ export function runLanguageServer(options: Pick<ServerOptions, 'cache'> = {}): P
   console.warn = toStderr;
   console.debug = toStderr;
   process.on('unhandledRejection', (e) => toStderr(`loopkit lsp: ${(e as Error)?.stack ?? String(e)}`));
-  startServer({ ...options, input: process.stdin, output: process.stdout });
+  startServer({ ...options, ownProcess: true, input: process.stdin, output: process.stdout });
   // the connection ends the process (exit notification, or stdin closed)
   return new Promise<number>(() => {});
 }

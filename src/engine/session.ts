@@ -8,7 +8,11 @@
  *   await session.setText('skills/x/LOOP.md', t);   // an editor's buffer: wins over the disk
  *   await session.setText('skills/x/LOOP.md', null); // the buffer closed: the disk's text again
  *   await session.changed([{ path, type: 'deleted' }]); // what changed on disk
+ *   await session.settled();                        // once every change handed in is checked
+ *   session.read('skills/x/SKILL.md');              // a file's text as the session reads it
  *
+ * Paths are project-relative with `/`. Options are those of a check's per-file phase (a cache file,
+ * threads) and a preset. `state.timing` says where the last update's time went.
  * The session keeps every file's outcome of the per-file phase. A changed file that keeps its role
  * is parsed again alone; then the model is rebuilt from the outcomes and the project phase runs
  * again — so a change in one skill shows in the others. A change that can move the project's shape
@@ -184,11 +188,6 @@ export class ProjectSession {
   read(path: string): ReadResult {
     const text = this.overlay.get(path);
     return text !== undefined ? acceptText(text) : readText(join(this.root, path));
-  }
-
-  /** Is the file one the project reads (a file in its role, or the configuration)? */
-  reads(path: string): boolean {
-    return path === CONFIG_FILE || (this.shape?.roles.has(path) ?? false);
   }
 
   private work(): boolean {

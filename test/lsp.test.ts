@@ -533,3 +533,24 @@ describe('a client that does not watch files', () => {
     }
   });
 });
+
+describe('a project inside the workspace folder', () => {
+  it('a file opened in it brings in its project (the nearest .loopkit.yaml above it, as check <file> finds it)', async () => {
+    const root = team();
+    const sub = join(root, 'tools', 'agent');
+    cpSync(join(ROOT, 'fixtures', 'projects', 'with-errors'), sub, { recursive: true });
+    const client = await LspClient.start([root]);
+    try {
+      await client.settled();
+      expect(published(client, sub)).toEqual([]);
+      const loop = join(sub, 'skills', 'running-a', 'LOOP.md');
+      await client.open(loop);
+      await client.settled();
+      const want = await lint({ root: sub, concurrency: 'off' });
+      expect(comparable(published(client, sub))).toEqual(comparable(fromEngine(want.diagnostics)));
+      expect(client.of(loop).length).toBeGreaterThan(0);
+    } finally {
+      await client.stop();
+    }
+  });
+});

@@ -85,7 +85,7 @@ export function startServer(options: ServerOptions): Connection {
     const abs = uriPath(uri);
     if (abs === null) return null;
     await quiesce();
-    const hosted = workspace.holding(abs) ?? (await workspace.projectFor(abs));
+    const hosted = await workspace.projectFor(abs);
     if (!hosted) return null;
     const state = await hosted.session.settled();
     const check = state.check ?? state.lastGood;
@@ -160,22 +160,19 @@ export function startServer(options: ServerOptions): Connection {
     for (const folder of folders) track(workspace.addFolder(folder).then(() => undefined));
   });
 
-  documents.onDidChangeContent((e) => {
-    const abs = uriPath(e.document.uri);
+  /** An editor's buffer (its text; null: closed) handed to the project its file belongs to. */
+  const buffer = (uri: string, text: string | null) => {
+    const abs = uriPath(uri);
     if (abs === null) return;
     track(
       (async () => {
         const hosted = await workspace.projectFor(abs);
-        if (hosted) await workspace.setText(hosted, abs, e.document.getText());
+        if (hosted) await workspace.setText(hosted, abs, text);
       })(),
     );
-  });
-
-  documents.onDidClose((e) => {
-    const abs = uriPath(e.document.uri);
-    const hosted = abs === null ? undefined : workspace.holding(abs);
-    if (hosted && abs !== null) track(workspace.setText(hosted, abs, null));
-  });
+  };
+  documents.onDidChangeContent((e) => buffer(e.document.uri, e.document.getText()));
+  documents.onDidClose((e) => buffer(e.document.uri, null));
 
   connection.onDidChangeWatchedFiles((params) => {
     const changes = params.changes.flatMap((c) => {

@@ -49,6 +49,8 @@ export class Workspace {
   private readonly opening = new Map<string, Promise<Hosted | null>>();
   /** directories known not to be projects */
   private readonly notProjects = new Set<string>();
+  /** the project root of each file asked about (null: none), until files are created */
+  private readonly roots = new Map<string, string | null>();
 
   constructor(
     private readonly host: WorkspaceHost,
@@ -110,15 +112,19 @@ export class Workspace {
 
   /** The project a file belongs to, read when it is not held yet (null: the file is in no project). */
   async projectFor(abs: string): Promise<Hosted | null> {
-    const held = this.holding(abs);
-    if (held) return held;
-    let root: string | null;
-    try {
-      root = projectOf(abs, statSync(abs).isDirectory());
-    } catch {
-      return null;
+    // as `check <file>` finds it: the nearest .loopkit.yaml above the file (a project inside a held one wins)
+    let root = this.roots.get(abs);
+    if (root === undefined) {
+      try {
+        root = projectOf(abs, statSync(abs).isDirectory());
+      } catch {
+        root = null;
+      }
+      this.roots.set(abs, root);
     }
-    return root === null ? null : this.open(root, false);
+    const held = this.holding(abs);
+    if (root === null || (held && held.root.length >= root.length)) return held ?? null;
+    return (await this.open(root, false)) ?? held ?? null;
   }
 
   private open(root: string, folder: boolean): Promise<Hosted | null> {
@@ -170,7 +176,10 @@ export class Workspace {
   /** Files changed on disk (absolute paths); each project they lie in updates. */
   async changed(changes: readonly { abs: string; type: FileChange['type'] }[]): Promise<void> {
     // a directory that was no project may have become one
-    if (changes.some((c) => c.type === 'created')) this.notProjects.clear();
+    if (changes.some((c) => c.type === 'created')) {
+      this.notProjects.clear();
+      this.roots.clear();
+    }
     const updates: Promise<void>[] = [];
     for (const hosted of this.projects.values()) {
       const mine: FileChange[] = [];

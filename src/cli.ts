@@ -8,9 +8,10 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addOutputOptions, configFailure, maxWarnings, printReport, type CliIo, type OutputOptions } from './commands/output.js';
+import { projectOf } from './commands/project.js';
 import { runState, type StateOptions } from './commands/state.js';
 import { runTrace, type TraceOptions } from './commands/trace.js';
 import { CONFIG_FILE } from './config/errors.js';
@@ -178,19 +179,6 @@ export function projectRoot(paths: readonly string[], cwd: string): string {
   if (roots.size > 1)
     throw new UsageError(`the paths belong to different projects: ${[...roots].map((r) => relative(cwd, r) || '.').join(', ')}`);
   return relative(cwd, [...roots][0]!) || '.';
-}
-
-/**
- * The project a file belongs to, as discovery sees projects: the nearest directory above it with a
- * `.loopkit.yaml` (a folder with one is a project of its own); without one, the top of the git
- * repository (every SKILL.md of it is a skill); else null.
- */
-function projectOf(abs: string, isDir: boolean): string | null {
-  for (let dir = isDir ? abs : dirname(abs); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, CONFIG_FILE))) return dir;
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
 }
 
 async function runCheck(paths: string[], opts: CheckOptions, io: CliIo): Promise<number> {

@@ -2,6 +2,14 @@
 export { main, colorEnabled, type CliIo } from './cli.js';
 export { lint, loadModel, ruleIndex, UsageError, type LintOptions, type LintResult } from './engine/run.js';
 export { WorkerPool } from './engine/pool.js';
+export {
+  ProjectSession,
+  type SessionOptions,
+  type SessionState,
+  type SessionCheck,
+  type FileChange,
+  type UpdateTiming,
+} from './engine/session.js';
 export type { RunnerOptions } from './engine/runner.js';
 export type { Diagnostic, Severity, Related } from './engine/diagnostic.js';
 export type { Rule, RuleMeta } from './engine/rule.js';

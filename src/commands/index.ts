@@ -1,6 +1,6 @@
 /**
  * The commands beyond check and graph: `rules`, `explain`, `init`, and the live ones — `watch`,
- * `coverage`, `mcp`. Each is wired here and loads its implementation only when it runs, so none of
+ * `coverage`, `mcp`, and the editors' `lsp`. Each is wired here and loads its implementation only when it runs, so none of
  * them costs start-up time of the others.
  */
 import { Option, type Command } from 'commander';
@@ -85,5 +85,20 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
       const { runMcp } = await import('./mcp.js');
       exit(await runMcp(opts, io));
     });
-  return [rules, explain, init, watch, coverage, mcp];
+  const lsp = program
+    .command('lsp')
+    .description('run the language server for editors (Language Server Protocol over stdin and stdout)')
+    .option('--stdio', 'talk over stdin and stdout (the only transport, the default)')
+    .option(
+      '--cache',
+      'keep per-file results and reuse them while a file is unchanged (as check --cache): a restart reads only what changed',
+    )
+    .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
+    // editors' clients add flags of their own (--clientProcessId=…)
+    .allowUnknownOption()
+    .action(async (opts: { cache?: boolean; cacheLocation?: string }) => {
+      const { runLanguageServer } = await import('../lsp/server.js');
+      exit(await runLanguageServer(opts.cache ? { cache: { location: opts.cacheLocation, env: io.env } } : {}));
+    });
+  return [rules, explain, init, watch, coverage, mcp, lsp];
 }

@@ -47,3 +47,16 @@ export function namedSkill(project: Project, name: string, candidates: readonly 
   const list = names.length > 0 ? names.join(', ') : 'none';
   throw new UsageError(`unknown skill '${name}'${didYouMean(name, names)} (skills: ${list})`);
 }
+
+/**
+ * The project a file belongs to, as discovery sees projects: the nearest directory above it with a
+ * `.loopkit.yaml` (a folder with one is a project of its own); without one, the top of the git
+ * repository (every SKILL.md of it is a skill); else null.
+ */
+export function projectOf(abs: string, isDir: boolean): string | null {
+  for (let dir = isDir ? abs : dirname(abs); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, CONFIG_FILE))) return dir;
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}

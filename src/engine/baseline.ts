@@ -29,8 +29,11 @@ export interface Baseline {
   problems: BaselineEntry[];
 }
 
-export interface BaselineOutcome {
-  result: LintResult;
+/** What a baseline is applied to: a check's problems, the rules that ran and the project (a LintResult, a session's check). */
+export type Checked = Pick<LintResult, 'project' | 'diagnostics' | 'rules' | 'errors' | 'warnings' | 'info'> & { baselined?: number };
+
+export interface BaselineOutcome<R extends Checked = LintResult> {
+  result: R;
   /** problems the baseline matched (not reported) */
   matched: number;
   /** recorded problems that no longer occur: the entry, and how many of its count are gone */
@@ -138,7 +141,7 @@ export function createBaseline(result: LintResult, keep: readonly BaselineEntry[
 }
 
 /** The result without the problems the baseline records; what the baseline records but the run did not find. */
-export function applyBaseline(result: LintResult, baseline: Baseline): BaselineOutcome {
+export function applyBaseline<R extends Checked>(result: R, baseline: Baseline): BaselineOutcome<R> {
   const ran = new Set(result.rules.map((r) => r.code));
   const left = new Map<string, { entry: BaselineEntry; left: number }>();
   for (const e of baseline.problems) {

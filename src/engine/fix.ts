@@ -67,7 +67,7 @@ export interface FixOptions extends LintOptions {
 }
 
 /** The kind a file has for the fix parts, by its name. */
-function kindOf(path: string): FileKind | null {
+export function kindOf(path: string): FileKind | null {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (name === 'SKILL.md') return 'skill';
   if (name === 'LOOP.md') return 'loop';
@@ -77,7 +77,7 @@ function kindOf(path: string): FileKind | null {
 const fixable = new Map(rules.filter((r) => r.fix).map((r) => [r.meta.code, r]));
 
 /** Is this diagnostic one its rule's fix part repairs? */
-function repairable(d: Diagnostic): boolean {
+export function repairable(d: Diagnostic): boolean {
   const part = fixable.get(d.code)?.fix;
   if (!part || d.messageId === undefined) return false;
   return part.messages === undefined || (part.messages as readonly string[]).includes(d.messageId);
@@ -118,6 +118,33 @@ async function fixFile(
   return { text: current, changedBy };
 }
 
+/** Add a repairable problem to the problems of a file, by the rule that repairs it. */
+function addProblem(problems: Map<Rule, FixProblem<string>[]>, d: Diagnostic): void {
+  const rule = fixable.get(d.code)!;
+  const list = problems.get(rule) ?? [];
+  list.push({ messageId: d.messageId!, data: d.data ?? {}, line: d.line, column: d.column });
+  problems.set(rule, list);
+}
+
+/**
+ * One file's text with some of its problems (repairable ones, found in this text) repaired; null
+ * when nothing changes or the fix would break the file's syntax. The language server's quick fixes.
+ */
+export async function fixText(
+  path: string,
+  text: string,
+  diagnostics: readonly Diagnostic[],
+  config: LintResult['project']['config'],
+): Promise<string | null> {
+  const kind = kindOf(path);
+  if (kind === null) return null;
+  const problems = new Map<Rule, FixProblem<string>[]>();
+  for (const d of diagnostics) if (repairable(d) && d.file === path) addProblem(problems, d);
+  if (problems.size === 0) return null;
+  const fixed = (await fixFile(path, kind, text, problems, config)).text;
+  return fixed === text || breaks(path, kind, text, fixed) ? null : fixed;
+}
+
 export async function computeFixes(options: FixOptions): Promise<FixRun> {
   const { files, ...lintOptions } = options;
   const before = await lint(lintOptions);
@@ -126,12 +153,9 @@ export async function computeFixes(options: FixOptions): Promise<FixRun> {
   const byFile = new Map<string, Map<Rule, FixProblem<string>[]>>();
   for (const d of before.diagnostics) {
     if (!repairable(d) || (files && !files.has(d.file))) continue;
-    const rule = fixable.get(d.code)!;
     let m = byFile.get(d.file);
     if (!m) byFile.set(d.file, (m = new Map()));
-    const list = m.get(rule) ?? [];
-    list.push({ messageId: d.messageId!, data: d.data ?? {}, line: d.line, column: d.column });
-    m.set(rule, list);
+    addProblem(m, d);
   }
   const candidates = new Map<string, { before: string; after: string; changedBy: Set<string> }>();
   const skipped: FixRun['skipped'] = [];

@@ -12,6 +12,7 @@ import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill }
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
 import {
+  acceptText,
   exists,
   existsFromRealPlace,
   globMatches,
@@ -23,6 +24,7 @@ import {
   markdownFilesUnder,
   pathOnDisk,
   readText,
+  type ReadResult,
 } from '../parse/fs.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
@@ -58,7 +60,8 @@ function decodeTarget(t: string): string {
   }
 }
 
-interface SkillDraft {
+/** A skill as the read phase found it: its place and files, before the model is built. */
+export interface SkillDraft {
   dir: string;
   dirName: string;
   skillPath: string;
@@ -183,37 +186,81 @@ export interface LoadProjectOptions {
   runner: FileRunner;
   /** texts to read instead of the files on disk (project-relative path → text) */
   overlay?: ReadonlyMap<string, string>;
+  /** whether a path exists (default: ask the file system; a long-lived caller may remember the answers) */
+  exists?: (abs: string) => boolean;
+  /** directory listings to reuse (a session keeps them until files are created or deleted) */
+  listings?: Listings;
 }
 
+/**
+ * Read a project in its phases: the files of every skill through the per-file phase
+ * (readProjectFiles), the reference files they link to (readReferences), then the model from the
+ * outcomes (projectModel).
+ */
 export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProject> {
-  const { root, displayRoot, loaded, runner } = opts;
-  const { config } = loaded;
-  const plainAgentSkills = opts.presets.includes('agent-skills') && !opts.presets.includes('loop-language');
   const t1 = performance.now();
-  const { dirs, skillsDirs } = opts.layout;
+  const files = await readProjectFiles(opts);
+  if (opts.references) await readReferences(opts, files);
+  const t3 = performance.now();
+  const project = projectModel(opts, files);
+  const { markdown, scripts, roles, readMs } = files;
+  return { project, markdown, scripts, roles, timing: { read: readMs, files: t3 - t1 - readMs } };
+}
 
-  // read every file of every skill and hand it to the per-file phase as it is read (so only a few
-  // batches of text are held at a time); outcomes arrive by path
-  const problems: LoadProblem[] = [];
-  const drafts: SkillDraft[] = [];
-  const roles: RoleFile[] = [];
-  const markdown = new Map<string, FileOutcome>();
-  const scripts = new Map<string, FileOutcome>();
-  let readMs = 0;
-  const add = async (job: FileJob, skill: number) => {
-    roles.push({ path: job.path, kind: job.kind, skill });
-    const into = job.kind === 'script' ? scripts : markdown;
-    await runner.add(job, (outcome) => into.set(job.path, outcome));
-  };
-  const overlay = opts.overlay;
-  const read = (abs: string) => {
+/** The files of a project as read: each skill's place, every file in its role, the outcomes of the per-file phase. */
+export interface ProjectFiles {
+  drafts: SkillDraft[];
+  roles: RoleFile[];
+  problems: LoadProblem[];
+  /** outcomes by project-relative path: markdown files, and the files of `scripts/` directories */
+  markdown: Map<string, FileOutcome>;
+  scripts: Map<string, FileOutcome>;
+  hasReadme: boolean;
+  /** milliseconds spent reading files */
+  readMs: number;
+}
+
+/**
+ * Does the project read this LOOP.md as the skill's contract? Checked as a plain Agent Skills
+ * collection, a LOOP.md that is no contract is a reference document.
+ */
+export function readsLoop(presets: readonly string[], config: LoadedConfig['config'], text: string): boolean {
+  const plainAgentSkills = presets.includes('agent-skills') && !presets.includes('loop-language');
+  return !plainAgentSkills || isLoopContract(text, config.canonical_loop_sections);
+}
+
+/** Reads files of the project (the overlay's text first), counting the time spent on the disk. */
+function fileReader(opts: LoadProjectOptions, files: ProjectFiles): (abs: string) => ReadResult {
+  const { root, overlay } = opts;
+  return (abs) => {
     const text = overlay?.get(relative(root, abs).split(sep).join('/'));
-    if (text !== undefined) return { text };
+    if (text !== undefined) return acceptText(text);
     const r0 = performance.now();
     const r = readText(abs);
-    readMs += performance.now() - r0;
+    files.readMs += performance.now() - r0;
     return r;
   };
+}
+
+/** Hand a file in its role to the per-file phase; its outcome arrives by path. */
+function addFile(opts: LoadProjectOptions, files: ProjectFiles, job: FileJob, skill: number): Promise<void> {
+  files.roles.push({ path: job.path, kind: job.kind, skill });
+  const into = job.kind === 'script' ? files.scripts : files.markdown;
+  return opts.runner.add(job, (outcome) => into.set(job.path, outcome));
+}
+
+/**
+ * The read phase: every file of every skill (SKILL.md, LOOP.md or HANDOFFS.md, scripts) and the
+ * project README, each handed to the per-file phase as it is read (so only a few batches of text
+ * are held at a time).
+ */
+export async function readProjectFiles(opts: LoadProjectOptions): Promise<ProjectFiles> {
+  const { root, loaded, runner } = opts;
+  const { dirs } = opts.layout;
+  const files: ProjectFiles = { drafts: [], roles: [], problems: [], markdown: new Map(), scripts: new Map(), hasReadme: false, readMs: 0 };
+  const { drafts, problems } = files;
+  const read = fileReader(opts, files);
+  const add = (job: FileJob, skill: number) => addFile(opts, files, job, skill);
   runner.expect?.(dirs.length);
   for (const dir of dirs) {
     const absDir = join(root, dir);
@@ -241,8 +288,7 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     const loopPath = `${dir}/LOOP.md`;
     const loopRead = read(join(absDir, 'LOOP.md'));
     if ('text' in loopRead) {
-      // checked as a plain Agent Skills collection, a LOOP.md that is no contract is a reference document
-      if (!plainAgentSkills || isLoopContract(loopRead.text, config.canonical_loop_sections)) {
+      if (readsLoop(opts.presets, loaded.config, loopRead.text)) {
         draft.loopPath = loopPath;
         await add({ path: loopPath, kind: 'loop', text: loopRead.text }, index);
       }
@@ -270,35 +316,49 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     }
   }
   const readmeRead = read(join(root, 'README.md'));
-  const hasReadme = 'text' in readmeRead;
-  if (hasReadme) await add({ path: 'README.md', kind: 'readme', text: readmeRead.text }, -1);
+  files.hasReadme = 'text' in readmeRead;
+  if ('text' in readmeRead) await add({ path: 'README.md', kind: 'readme', text: readmeRead.text }, -1);
   await runner.flush();
+  return files;
+}
 
-  // then the files SKILL.md links to that were not read yet (each once)
-  const referencePath = (draft: SkillDraft, target: string) => posix.normalize(`${draft.dir}/${decodeTarget(target)}`);
-  if (opts.references) {
-    const queued = new Set<string>();
-    const missing = new Set<string>();
-    for (let index = 0; index < drafts.length; index++) {
-      const draft = drafts[index]!;
-      for (const { target } of markdown.get(draft.skillPath)!.facts.file.links) {
-        const rel = referencePath(draft, target);
-        if (markdown.has(rel) || queued.has(rel) || missing.has(rel)) continue;
-        const inside = insideRoot(join(root, rel), root);
-        const r = inside === null ? null : read(inside);
-        if (r && 'text' in r) {
-          queued.add(rel);
-          await add({ path: rel, kind: 'reference', text: r.text }, index);
-        } else {
-          missing.add(rel);
-        }
+/** Where a link of a skill's SKILL.md leads, project-relative. */
+function referencePath(draft: SkillDraft, target: string): string {
+  return posix.normalize(`${draft.dir}/${decodeTarget(target)}`);
+}
+
+/** The reference phase: the files SKILL.md links to that were not read yet (each once), through the per-file phase. */
+export async function readReferences(opts: LoadProjectOptions, files: ProjectFiles): Promise<void> {
+  const { root } = opts;
+  const { drafts, markdown } = files;
+  const read = fileReader(opts, files);
+  const queued = new Set<string>();
+  const missing = new Set<string>();
+  for (let index = 0; index < drafts.length; index++) {
+    const draft = drafts[index]!;
+    for (const { target } of markdown.get(draft.skillPath)!.facts.file.links) {
+      const rel = referencePath(draft, target);
+      if (markdown.has(rel) || queued.has(rel) || missing.has(rel)) continue;
+      const inside = insideRoot(join(root, rel), root);
+      const r = inside === null ? null : read(inside);
+      if (r && 'text' in r) {
+        queued.add(rel);
+        await addFile(opts, files, { path: rel, kind: 'reference', text: r.text }, index);
+      } else {
+        missing.add(rel);
       }
     }
-    await runner.flush();
   }
-  const t3 = performance.now();
+  await opts.runner.flush();
+}
 
-  // the model, from the facts alone (a transition's file is its file's path: one string, not a copy per transition)
+/** The model phase: the Project, from the outcomes of the per-file phase alone (and which linked paths exist). */
+export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Project {
+  const { root, displayRoot, loaded } = opts;
+  const { config } = loaded;
+  const { drafts, roles, markdown, scripts } = files;
+  const there = opts.exists ?? exists;
+  // a transition's file is its file's path: one string, not a copy per transition
   for (const outcome of markdown.values()) {
     for (const t of outcome.facts.loop?.transitions ?? outcome.facts.handoffs ?? []) (t as { file: string }).file = outcome.facts.file.path;
   }
@@ -334,12 +394,12 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
     return skill;
   });
   const existingPaths = new Set<string>();
-  for (const f of config.loop_state_files) if (exists(join(root, f.path))) existingPaths.add(f.path);
+  for (const f of config.loop_state_files) if (there(join(root, f.path))) existingPaths.add(f.path);
   // which local link destinations of SKILL.md and reference files exist
   const linkTargets = new Set<string>();
   // names compared with the directory listings, never asked of a file system that may ignore case
   const pathsOnDisk = new Map<string, string | null>();
-  const listings: Listings = new Map();
+  const listings: Listings = opts.listings ?? new Map();
   const onDisk = (place: string) => {
     let found = pathsOnDisk.get(place);
     if (found === undefined) pathsOnDisk.set(place, (found = pathOnDisk(root, place, listings)));
@@ -372,23 +432,22 @@ export async function loadProject(opts: LoadProjectOptions): Promise<LoadedProje
       if (place !== null) onDisk(place);
     }
   }
-  const project: Project = {
+  return {
     displayRoot,
     root,
     config,
     configPositions: loaded.positions,
     configFile: loaded.file,
     configWarnings: loaded.warnings,
-    skillsDir: skillsDirs[0] ?? '',
-    skillsDirs,
+    skillsDir: opts.layout.skillsDirs[0] ?? '',
+    skillsDirs: opts.layout.skillsDirs,
     presets: opts.presets,
     skills,
-    problems,
+    problems: files.problems,
     unchecked: opts.layout.unchecked,
-    readme: hasReadme ? markdown.get('README.md')!.facts.file : null,
+    readme: files.hasReadme ? markdown.get('README.md')!.facts.file : null,
     existingPaths,
     linkTargets,
     pathsOnDisk,
   };
-  return { project, markdown, scripts, roles, timing: { read: readMs, files: t3 - t1 - readMs } };
 }

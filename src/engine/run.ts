@@ -106,7 +106,7 @@ export interface Model {
 }
 
 /** A project's configuration and layout, ready to read: the config file with the presets applied. */
-interface Prepared {
+export interface Prepared {
   loaded: LoadedConfig;
   layout: Layout;
   presets: string[];
@@ -118,7 +118,7 @@ interface Prepared {
   ms: { config: number; discovery: number };
 }
 
-async function prepare(
+export async function prepare(
   root: string,
   displayRoot: string,
   runner: Runner,
@@ -225,7 +225,7 @@ function subprojectNote(subprojects: readonly string[]): string {
 }
 
 /** The absolute root of a project the user named, or a ProjectError. */
-function projectDirectory(rootAsTyped: string): string {
+export function projectDirectory(rootAsTyped: string): string {
   const root = resolve(rootAsTyped);
   if (!exists(root)) throw new ProjectError(`path not found: ${rootAsTyped}`);
   if (!isDirectory(root)) throw new ProjectError(`not a directory: ${rootAsTyped} (loopkit checks a project directory)`);
@@ -252,6 +252,28 @@ export async function loadModel(
   }
 }
 
+/** A run, planned: the configuration and layout, the severities, and the rules that run (those of `selected` on somewhere). */
+export interface RunPlan {
+  prepared: Prepared;
+  plan: SeverityPlan;
+  enabled: Rule[];
+}
+
+/** Prepare a project (config, presets, layout) and decide every rule's severity: what `lint` and a session both do first. */
+export async function planRun(
+  root: string,
+  displayRoot: string,
+  runner: Runner,
+  options: { preset?: string | undefined; ignorePatterns?: readonly string[] | undefined },
+  index: ReadonlyMap<string, Rule>,
+  selected: readonly Rule[] = rules,
+): Promise<RunPlan> {
+  const prepared = await prepare(root, displayRoot, runner, options);
+  const { loaded, presets, auto } = prepared;
+  const plan = severityPlan(rules, index, loaded, { presets, auto });
+  return { prepared, plan, enabled: selected.filter((rule) => plan.runs(rule)) };
+}
+
 export async function lint(options: LintOptions): Promise<LintResult> {
   const index = ruleIndex();
   let selected: readonly Rule[] = rules;
@@ -274,10 +296,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   let loadedProject: LoadedProject;
   let prepared: Prepared;
   try {
-    prepared = await prepare(root, options.root, runner, options);
-    const { loaded, layout, presets, auto } = prepared;
-    plan = severityPlan(rules, index, loaded, { presets, auto });
-    enabled = selected.filter((rule) => plan.runs(rule));
+    ({ prepared, plan, enabled } = await planRun(root, options.root, runner, options, index, selected));
+    const { loaded, layout, presets } = prepared;
     loadedProject = await loadProject({
       root,
       displayRoot: options.root,
@@ -322,9 +342,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   return out;
 }
 
-type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote' | 'layout'>;
+export type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote' | 'layout'>;
 
-function runRules(
+export function runRules(
   loaded: LoadedProject,
   graph: StateGraph,
   enabled: readonly Rule[],

@@ -29,6 +29,12 @@ export function readText(abs: string): ReadResult {
   }
   const text = decodeUtf8(bytes);
   if (text === null) return { error: 'File is not valid UTF-8 text' };
+  return acceptText(text, bytes.length);
+}
+
+/** A file's text as a file of that text is read (an editor's buffer, a fix not written yet): refused past the same bounds. */
+export function acceptText(text: string, bytes = Buffer.byteLength(text)): ReadResult {
+  if (bytes > MAX_FILE_BYTES) return { error: `File is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
   if (text.includes('\u0000')) return { error: 'File is binary (contains NUL bytes)' };
   return { text };
 }

@@ -1,41 +1,10 @@
 import { defineRule } from '../engine/rule.js';
 import { closest } from '../util/closest.js';
 import { entryPlace, usableFrontmatter } from './lib/frontmatter-fields.js';
+import { FRONTMATTER_KEYS } from './lib/frontmatter-keys.js';
 
 /** Top-level SKILL.md keys that some agent or loopkit itself reads (docs/rules/skill-unknown-frontmatter-key.md). */
-const KNOWN_FRONTMATTER_KEYS: readonly string[] = [
-  // Agent Skills specification (agentskills.io)
-  'name',
-  'description',
-  'license',
-  'compatibility',
-  'metadata',
-  'allowed-tools',
-  // loopkit / Loop Language
-  'level',
-  'owner',
-  'trigger',
-  // Claude Code skill extensions
-  'when_to_use',
-  'argument-hint',
-  'arguments',
-  'disable-model-invocation',
-  'disallowed-tools',
-  'user-invocable',
-  'model',
-  'effort',
-  'context',
-  'agent',
-  'hooks',
-  'paths',
-  'shell',
-  // common in published skills, read by skill registries (e.g. goose)
-  'version',
-  // packages the skill needs, which claude.ai installs (Anthropic's "creating custom skills" page)
-  'dependencies',
-  // the skill's website, shown by OpenClaw's skills UI
-  'homepage',
-];
+const KNOWN_FRONTMATTER_KEYS: readonly string[] = FRONTMATTER_KEYS.map((k) => k.key);
 
 const KNOWN = new Set(KNOWN_FRONTMATTER_KEYS);
 /** The Loop Language's own keys: suggested for a typo only in projects that use the Loop Language. */

@@ -1,0 +1,383 @@
+/**
+ * A project held in memory, for the front ends that live longer than one check (the language
+ * server; `watch` and the MCP server can share it): the engine's phases, run again only where a
+ * change reaches.
+ *
+ *   const session = await ProjectSession.open({ root });
+ *   session.state.check?.diagnostics;              // the model, the graph and the diagnostics
+ *   await session.setText('skills/x/LOOP.md', t);   // an editor's buffer: wins over the disk
+ *   await session.setText('skills/x/LOOP.md', null); // the buffer closed: the disk's text again
+ *   await session.changed([{ path, type: 'deleted' }]); // what changed on disk
+ *   await session.settled();                        // once every change handed in is checked
+ *   session.read('skills/x/SKILL.md');              // a file's text as the session reads it
+ *
+ * Paths are project-relative with `/`. Options are those of a check's per-file phase (a cache file,
+ * threads) and a preset. `state.timing` says where the last update's time went.
+ * The session keeps every file's outcome of the per-file phase. A changed file that keeps its role
+ * is parsed again alone; then the model is rebuilt from the outcomes and the project phase runs
+ * again — so a change in one skill shows in the others. A change that can move the project's shape
+ * (the configuration, a file created or deleted, a LOOP.md that starts or stops being a contract,
+ * new links to reference files) reads the project again, from the outcomes it has where a file's
+ * text did not change. Updates are queued and coalesced: while one is being checked, the next
+ * changes collect and are checked together.
+ *
+ * A project that cannot be checked (a broken `.loopkit.yaml`, no skills) is a state, not an
+ * exception: `failure` says why, `lastGood` keeps the last check that worked.
+ */
+import { join, posix } from 'node:path';
+import { CONFIG_FILE, ConfigError } from '../config/errors.js';
+import type { LoadedConfig } from '../config/load.js';
+import { buildGraph, type StateGraph } from '../graph/graph.js';
+import type { Project } from '../model/types.js';
+import { isLoopContract } from '../parse/dsl.js';
+import { ProjectError } from '../parse/errors.js';
+import { acceptText, exists, readText, type Listings, type ReadResult } from '../parse/fs.js';
+import { rules } from '../rules/index.js';
+import { contentHash } from './cache.js';
+import { UsageError } from './errors.js';
+import { processFile, type FileJob, type FileOutcome } from './file-phase.js';
+import {
+  projectModel,
+  readProjectFiles,
+  readReferences,
+  readsLoop,
+  type LoadedProject,
+  type LoadProjectOptions,
+  type ProjectFiles,
+} from './project.js';
+import type { Rule } from './rule.js';
+import { planRun, projectDirectory, ruleIndex, runRules, type Prepared, type RuleRun } from './run.js';
+import type { SeverityPlan } from './severity.js';
+import { createRunner, type FileRunner, type Runner, type RunnerOptions } from './runner.js';
+
+export interface SessionOptions extends RunnerOptions {
+  /** the project root: absolute, or as the user typed it */
+  root: string;
+  /** check with this preset instead of the config's `extends` */
+  preset?: string;
+}
+
+/** One check of the project as the session holds it. */
+export interface SessionCheck extends RuleRun {
+  loaded: LoadedConfig;
+  project: Project;
+  graph: StateGraph;
+  /** the outcomes of the per-file phase and every file in its role */
+  files: LoadedProject;
+  presetNote?: string;
+  layoutNote?: string;
+}
+
+export interface SessionState {
+  /** counts the updates the session went through */
+  version: number;
+  /** the check of the project as it is now; null when it cannot be checked (see failure) */
+  check: SessionCheck | null;
+  /** why the project cannot be checked now: a broken `.loopkit.yaml` (ConfigError), no skills (ProjectError), … */
+  failure: ConfigError | ProjectError | UsageError | null;
+  /** the last check that succeeded (the same as check, unless the project cannot be checked now) */
+  lastGood: SessionCheck | null;
+  /** where the last update's time went, in milliseconds */
+  timing?: UpdateTiming;
+}
+
+/** Milliseconds of one update, by phase. */
+export interface UpdateTiming {
+  /** reading the project (when its shape changed): configuration, discovery, the per-file phase */
+  read: number;
+  /** the per-file phase of the files that changed */
+  files: number;
+  /** the model from the outcomes, the graph, the project phase */
+  model: number;
+  graph: number;
+  rules: number;
+  /** each rule's project part */
+  byRule: Record<string, number>;
+}
+
+/** A change on disk, project-relative. */
+export interface FileChange {
+  path: string;
+  type: 'created' | 'changed' | 'deleted';
+}
+
+/** What the session remembers of a file it handed to the per-file phase. */
+interface Memo {
+  job: Omit<FileJob, 'text'>;
+  hash: string;
+  outcome: FileOutcome;
+  /** LOOP.md: whether its text reads as a contract (without a config file, that chooses the preset) */
+  contract?: boolean;
+}
+
+/** Directories whose changes never reach a project (a path, with either separator). */
+export const IGNORED_PATH = /(?:^|[\\/])(?:node_modules|\.git)(?:[\\/]|$)/u;
+
+/** Names of the files whose text can give a skill its place or role. */
+const SKILL_FILES = new Set(['SKILL.md', 'LOOP.md', 'HANDOFFS.md']);
+
+export class ProjectSession {
+  /** the absolute project root */
+  readonly root: string;
+  private readonly options: SessionOptions;
+  private readonly index: ReadonlyMap<string, Rule> = ruleIndex();
+  /** texts the editor holds, by project-relative path */
+  private readonly overlay = new Map<string, string>();
+  private readonly memo = new Map<string, Memo>();
+  /** the shape of the project as last read (null: not read, or it could not be) */
+  private shape: {
+    prepared: Prepared;
+    opts: LoadProjectOptions;
+    files: ProjectFiles;
+    plan: SeverityPlan;
+    enabled: Rule[];
+    roles: Map<string, ProjectFiles['roles'][number]>;
+  } | null = null;
+  private current: SessionState = { version: 0, check: null, failure: null, lastGood: null };
+  /** which paths exist, as the model asked (forgotten whenever files are created or deleted) */
+  private readonly existing = new Map<string, boolean>();
+  /** directory listings, as the model read them (forgotten with `existing`) */
+  private readonly listings: Listings = new Map();
+  private dirty = new Set<string>();
+  private reread = true;
+  private pending: Promise<SessionState> | null = null;
+  private timing: UpdateTiming = { read: 0, files: 0, model: 0, graph: 0, rules: 0, byRule: {} };
+
+  private constructor(options: SessionOptions) {
+    this.options = options;
+    this.root = projectDirectory(options.root);
+  }
+
+  /** Read and check a project. Throws a ProjectError only when the root is not a directory. */
+  static async open(options: SessionOptions): Promise<ProjectSession> {
+    const session = new ProjectSession(options);
+    await session.settled();
+    return session;
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  /** The state once every change handed in so far is checked. */
+  settled(): Promise<SessionState> {
+    return this.pending ?? (this.work() ? this.schedule() : Promise.resolve(this.current));
+  }
+
+  /** Set the text an editor holds for a file (project-relative); null gives the file on disk back. */
+  setText(path: string, text: string | null): Promise<SessionState> {
+    if (text === null) this.overlay.delete(path);
+    else if (this.overlay.get(path) === text) return this.settled();
+    else this.overlay.set(path, text);
+    this.dirty.add(path);
+    return this.schedule();
+  }
+
+  /** Files created, changed or deleted on disk. A deleted file's editor text is dropped too. */
+  changed(changes: readonly FileChange[]): Promise<SessionState> {
+    for (const c of changes) {
+      if (IGNORED_PATH.test(c.path)) continue;
+      if (c.type === 'changed') {
+        if (!this.overlay.has(c.path)) this.dirty.add(c.path);
+        continue;
+      }
+      if (c.type === 'deleted') this.overlay.delete(c.path);
+      this.reread = true;
+    }
+    return this.schedule();
+  }
+
+  /** The text of a file as the session reads it: the editor's, else the disk's. */
+  read(path: string): ReadResult {
+    const text = this.overlay.get(path);
+    return text !== undefined ? acceptText(text) : readText(join(this.root, path));
+  }
+
+  private work(): boolean {
+    return this.reread || this.dirty.size > 0;
+  }
+
+  private schedule(): Promise<SessionState> {
+    this.pending ??= (async () => {
+      try {
+        // let the changes handed in by the same turn of the event loop join this update
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        while (this.work()) await this.step();
+        return this.current;
+      } finally {
+        this.pending = null;
+      }
+    })();
+    return this.pending;
+  }
+
+  private async step(): Promise<void> {
+    this.timing = { read: 0, files: 0, model: 0, graph: 0, rules: 0, byRule: {} };
+    const paths = [...this.dirty];
+    this.dirty.clear();
+    let reread = this.reread || this.shape === null;
+    this.reread = false;
+    let recheck = false;
+    if (!reread) {
+      const t0 = performance.now();
+      for (const path of paths) {
+        const r = this.refresh(path);
+        if (r === 'reread') reread = true;
+        else if (r === 'changed') recheck = true;
+      }
+      this.timing.files = performance.now() - t0;
+    }
+    if (reread) await this.readProject();
+    else if (recheck) this.check();
+    else return;
+    this.current = { ...this.current, version: this.current.version + 1, timing: this.timing };
+  }
+
+  /**
+   * A file's text changed: parse it again when it keeps its role ('changed'), say when the project
+   * must be read again ('reread'), or that the change does not reach the project ('none').
+   */
+  private refresh(path: string): 'changed' | 'reread' | 'none' {
+    const shape = this.shape!;
+    if (path === CONFIG_FILE) return 'reread';
+    const role = shape.roles.get(path);
+    const name = posix.basename(path);
+    if (!role)
+      return SKILL_FILES.has(name) || path === 'README.md' || posix.basename(posix.dirname(path)) === 'scripts' ? 'reread' : 'none';
+    const memo = this.memo.get(path);
+    const r = this.read(path);
+    if (!memo || !('text' in r)) return 'reread';
+    const { text } = r;
+    const hash = contentHash(text);
+    if (hash === memo.hash) return 'none';
+    const { presets, loaded } = shape.prepared;
+    if (role.kind === 'loop') {
+      if (!readsLoop(presets, loaded.config, text)) return 'reread';
+      // without a config file, the preset is chosen by whether the project has a LOOP.md contract
+      const contract = isLoopContract(text, loaded.config.canonical_loop_sections);
+      if (loaded.file === null && this.options.preset === undefined && contract !== memo.contract) return 'reread';
+    }
+    const outcome = processFile({ ...memo.job, text }, rules);
+    delete outcome.ms;
+    if (role.kind === 'skill' && shape.opts.references && !sameLinks(memo.outcome, outcome)) return 'reread';
+    this.memo.set(path, remembered(memo.job, hash, outcome, text, loaded.config.canonical_loop_sections));
+    (role.kind === 'script' ? shape.files.scripts : shape.files.markdown).set(path, outcome);
+    return 'changed';
+  }
+
+  /** Read the project: configuration, layout, every file (from the outcomes kept where its text did not change). */
+  private async readProject(): Promise<void> {
+    const runner = createRunner(this.options, rules);
+    const t0 = performance.now();
+    this.existing.clear();
+    this.listings.clear();
+    try {
+      const display = this.options.root;
+      const { prepared, plan, enabled } = await planRun(this.root, display, this.withOverlayConfig(runner), this.options, this.index);
+      const { loaded, layout, presets } = prepared;
+      const opts: LoadProjectOptions = {
+        root: this.root,
+        displayRoot: display,
+        loaded,
+        layout,
+        presets,
+        references: enabled.some((r) => r.meta.references === true),
+        runner: this.remembering(runner, loaded.config.canonical_loop_sections),
+        overlay: this.overlay,
+        exists: (abs) => {
+          let there = this.existing.get(abs);
+          if (there === undefined) this.existing.set(abs, (there = exists(abs)));
+          return there;
+        },
+        listings: this.listings,
+      };
+      const files = await readProjectFiles(opts);
+      if (opts.references) await readReferences(opts, files);
+      const roles = new Map(files.roles.map((r) => [r.path, r]));
+      for (const path of [...this.memo.keys()]) if (!roles.has(path)) this.memo.delete(path);
+      this.shape = { prepared, opts, files, plan, enabled, roles };
+      this.timing.read = performance.now() - t0;
+      this.check();
+    } catch (e) {
+      if (!(e instanceof ConfigError || e instanceof ProjectError || e instanceof UsageError)) throw e;
+      this.shape = null;
+      this.current = { ...this.current, check: null, failure: e };
+    } finally {
+      await runner.close();
+    }
+  }
+
+  /** The project phase over the outcomes as they are: model, graph, rules. */
+  private check(): void {
+    const { prepared, opts, files, plan, enabled } = this.shape!;
+    const t0 = performance.now();
+    const project = projectModel(opts, files);
+    const t1 = performance.now();
+    const graph = buildGraph(project);
+    const t2 = performance.now();
+    const loadedProject: LoadedProject = {
+      project,
+      markdown: files.markdown,
+      scripts: files.scripts,
+      roles: files.roles,
+      timing: { read: 0, files: 0 },
+    };
+    const run = runRules(loadedProject, graph, enabled, plan, this.index, this.timing.byRule);
+    Object.assign(this.timing, { model: t1 - t0, graph: t2 - t1, rules: performance.now() - t2 });
+    const check: SessionCheck = { ...run, loaded: prepared.loaded, project, graph, files: loadedProject };
+    if (prepared.presetNote !== undefined) check.presetNote = prepared.presetNote;
+    if (prepared.layoutNote !== undefined) check.layoutNote = prepared.layoutNote;
+    this.current = { ...this.current, check, failure: null, lastGood: check };
+  }
+
+  /** The runner, reading `.loopkit.yaml` from the editor when it holds it. */
+  private withOverlayConfig(runner: Runner): Runner {
+    return {
+      ...runner,
+      config: (source) => {
+        const text = this.overlay.get(CONFIG_FILE);
+        return runner.config(text === undefined ? source : { file: CONFIG_FILE, text });
+      },
+    };
+  }
+
+  /** A file runner that serves a file's outcome from memory while its text (and siblings) did not change. */
+  private remembering(inner: FileRunner, sections: readonly string[]): FileRunner {
+    const runner: FileRunner = {
+      add: async (job, done) => {
+        const hash = contentHash(job.text);
+        const memo = this.memo.get(job.path);
+        if (memo && memo.hash === hash && memo.job.kind === job.kind && sameList(memo.job.siblings, job.siblings)) {
+          done(memo.outcome);
+          return;
+        }
+        const { text, ...rest } = job;
+        await inner.add(job, (outcome) => {
+          this.memo.set(job.path, remembered(rest, hash, outcome, text, sections));
+          done(outcome);
+        });
+      },
+      flush: () => inner.flush(),
+    };
+    if (inner.expect) runner.expect = (n) => inner.expect!(n);
+    return runner;
+  }
+}
+
+function remembered(job: Memo['job'], hash: string, outcome: FileOutcome, text: string, sections: readonly string[]): Memo {
+  return job.kind === 'loop' ? { job, hash, outcome, contract: isLoopContract(text, sections) } : { job, hash, outcome };
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((x, i) => x === b[i]);
+}
+
+/** Do two outcomes of a SKILL.md link the same files? */
+function sameLinks(a: FileOutcome, b: FileOutcome): boolean {
+  return sameList(
+    a.facts.file.links.map((l) => l.target),
+    b.facts.file.links.map((l) => l.target),
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * End to end with a real editor: Neovim (Debian's `neovim` package, headless) with the README's
+ * setup runs `loopkit lsp`, opens a LOOP.md, breaks a transition and sees the diagnostic in its own
+ * diagnostic list, then renames a state and writes every file the rename changed. Skipped, with a
+ * message, where `nvim` is not installed (`.ci/run` installs it).
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, ROOT, run, Temps } from './helpers/cli.js';
+
+const nvim = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
+const hasNvim = nvim.status === 0;
+if (!hasNvim) console.warn('test/nvim.test.ts skipped: `nvim` is not installed (apt-get install neovim; .ci/run installs it)');
+
+const temps = new Temps();
+afterAll(() => temps.cleanup());
+
+/** The README's Neovim setup: the Lua block of its "### Neovim" section. */
+function readmeSetup(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n### Neovim\n'));
+  const block = /```lua\n([\s\S]*?)```/u.exec(section);
+  if (!block) throw new Error('README.md has no Lua block in its Neovim section');
+  return block[1]!;
+}
+
+/** What the editor does, as a user would: open, break, look, mend, rename, write all; results as JSON. */
+const DRIVER = String.raw`
+local out = os.getenv('LOOPKIT_OUT')
+local root = os.getenv('LOOPKIT_ROOT')
+local result = { steps = {} }
+local function step(name) table.insert(result.steps, name) end
+local function finish()
+  local f = io.open(out, 'w')
+  f:write(vim.fn.json_encode(result))
+  f:close()
+  vim.cmd('qa!')
+end
+local ok, err = pcall(function()
+  vim.cmd('filetype on')
+  vim.cmd('edit ' .. root .. '/skills/running-tdd-loops/LOOP.md')
+  local buf = vim.api.nvim_get_current_buf()
+  local attached = vim.wait(60000, function()
+    for _, c in pairs(vim.lsp.buf_get_clients(buf)) do
+      if c.name == 'loopkit' and c.initialized then return true end
+    end
+    return false
+  end, 50)
+  if not attached then error('the loopkit server did not start') end
+  step('attached')
+  -- break a transition: the story goes to a state nobody leaves
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local at
+  for i, l in ipairs(lines) do
+    if l == 'transition in-dev → in-deskcheck' then at = i end
+  end
+  vim.api.nvim_buf_set_lines(buf, at - 1, at, false, { 'transition in-dev → in-limbo' })
+  local seen = vim.wait(60000, function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == 'graph-dead-end' then return true end
+    end
+    return false
+  end, 50)
+  result.diagnostics = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(result.diagnostics, { lnum = d.lnum, col = d.col, code = d.code, severity = d.severity, source = d.source, message = d.message })
+  end
+  if not seen then error('no graph-dead-end diagnostic in Neovim') end
+  step('diagnostic')
+  -- mend it: the list empties
+  vim.api.nvim_buf_set_lines(buf, at - 1, at, false, { 'transition in-dev → in-deskcheck' })
+  if not vim.wait(60000, function() return #vim.diagnostic.get(buf) == 0 end, 50) then error('the diagnostics did not clear') end
+  step('cleared')
+  -- rename the state under the cursor, as <leader>rn would
+  vim.api.nvim_win_set_cursor(0, { at, #'transition in-dev → ' + 2 })
+  vim.lsp.buf.rename('in-desk-review')
+  local renamed = vim.wait(60000, function()
+    return vim.api.nvim_buf_get_lines(buf, at - 1, at, false)[1] == 'transition in-dev → in-desk-review'
+  end, 50)
+  if not renamed then error('the rename did not reach the buffer') end
+  vim.cmd('silent wall')
+  step('renamed')
+  result.buffers = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then table.insert(result.buffers, vim.api.nvim_buf_get_name(b)) end
+  end
+end)
+if not ok then result.error = tostring(err) end
+finish()
+`;
+
+describe.skipIf(!hasNvim)('Neovim (headless) with the README setup', () => {
+  it('shows a broken transition in its diagnostic list and renames a state in every file', () => {
+    expect(nvim.stdout).toMatch(/^NVIM v\d+\.\d+/u);
+    const root = temps.dir('loopkit-nvim-');
+    cpSync(join(ROOT, 'skills'), join(root, 'skills'), { recursive: true });
+    cpSync(join(ROOT, '.loopkit.yaml'), join(root, '.loopkit.yaml'));
+    // `loopkit` on the PATH, as the README asks: this checkout's
+    const bin = temps.dir('loopkit-bin-');
+    writeFileSync(join(bin, 'loopkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(bin, 'loopkit'), 0o755);
+    const config = temps.dir('loopkit-nvim-config-');
+    writeFileSync(join(config, 'init.lua'), readmeSetup());
+    writeFileSync(join(config, 'driver.lua'), DRIVER);
+    const out = join(config, 'result.json');
+    const r = spawnSync(
+      'nvim',
+      ['--headless', '-n', '-i', 'NONE', '-u', join(config, 'init.lua'), '-c', `luafile ${join(config, 'driver.lua')}`],
+      {
+        cwd: root,
+        env: cleanEnv({
+          PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+          LOOPKIT_OUT: out,
+          LOOPKIT_ROOT: root,
+          XDG_STATE_HOME: config,
+          XDG_DATA_HOME: config,
+        }),
+        encoding: 'utf8',
+        timeout: 300_000,
+      },
+    );
+    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+      steps: string[];
+      error?: string;
+      diagnostics: { lnum: number; code: string; source: string; message: string }[];
+      buffers: string[];
+    };
+    expect(result.error, `${r.stderr}`).toBeUndefined();
+    expect(result.steps).toEqual(['attached', 'diagnostic', 'cleared', 'renamed']);
+    const dead = result.diagnostics.find((d) => d.code === 'graph-dead-end')!;
+    expect(dead.source).toBe('loopkit');
+    expect(dead.message).toContain("State 'in-limbo' is a dead end");
+    expect(dead.lnum).toBe(27);
+    // every file the rename changed, written: the project checks as before, without the old name
+    for (const f of [
+      '.loopkit.yaml',
+      'skills/running-tdd-loops/LOOP.md',
+      'skills/running-desk-checks/LOOP.md',
+      'skills/running-tdd-loops/SKILL.md',
+    ]) {
+      const text = readFileSync(join(root, f), 'utf8');
+      expect(text, f).toContain('in-desk-review');
+      expect(text, f).not.toMatch(/\bin-deskcheck\b/u);
+    }
+    const check = run(['check', root]);
+    expect(check.stdout).toMatch(/^PASS/mu);
+  }, 360_000);
+});

@@ -3,13 +3,15 @@
  * (docs/discovery.md). The fixture projects fixtures/projects/discovery-* hold one behaviour each;
  * .git folders (which a fixture cannot commit) are made in temporary directories.
  */
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/cli.js';
 import { fromAbove, rebased } from '../src/discover/ignore.js';
 import { lint, type LintResult } from '../src/engine/run.js';
-import { PROJECTS, ROOT, run, Temps } from './helpers/cli.js';
+import { BIN, PROJECTS, ROOT, run, Temps } from './helpers/cli.js';
+import { PERMISSIONS } from './helpers/permissions.js';
 
 const temps = new Temps();
 afterAll(() => temps.cleanup());
@@ -125,18 +127,26 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     );
   });
 
-  it.skipIf(process.getuid?.() === 0)('a folder that cannot be read is named in a note (not as root: permissions do not apply)', () => {
-    const dir = temps.dir();
-    writeSkill(dir, 'skills/reviewing-code');
-    writeSkill(dir, 'locked/drafting-notes');
-    chmodSync(join(dir, 'locked'), 0o000);
-    try {
-      const r = run([dir]);
-      expect(r.stderr).toContain('loopkit: 1 folder could not be read, and any skill in it was not found: locked.');
-    } finally {
-      chmodSync(join(dir, 'locked'), 0o755);
-    }
-  });
+  it.skipIf(!PERMISSIONS.apply)(
+    `a folder that cannot be read is a skill-read-error, never a silent PASS${PERMISSIONS.apply ? '' : ` (skipped: ${PERMISSIONS.why})`}`,
+    () => {
+      const dir = temps.dir();
+      writeSkill(dir, 'skills/reviewing-code');
+      writeSkill(dir, 'locked/drafting-notes');
+      // the checking user (root checks as `nobody`) can read the project, but not `locked/`
+      for (const d of ['', 'skills', 'skills/reviewing-code', 'locked/drafting-notes']) chmodSync(join(dir, d), 0o755);
+      for (const f of ['skills/reviewing-code/SKILL.md', 'locked/drafting-notes/SKILL.md']) chmodSync(join(dir, f), 0o644);
+      chmodSync(join(dir, 'locked'), 0o000);
+      try {
+        const r = spawnSync(process.execPath, [BIN, dir, '--no-color', '--no-cache'], { encoding: 'utf8', ...PERMISSIONS.as });
+        expect(r.status).toBe(1);
+        expect(r.stdout).toContain('locked: error: Failed to read the folder locked/: any skill in it was not checked  [skill-read-error]');
+        expect(r.stdout).not.toContain('PASS');
+      } finally {
+        chmodSync(join(dir, 'locked'), 0o755);
+      }
+    },
+  );
 
   it('a project without any skill is exit 2, with what was ignored', () => {
     const dir = temps.dir();

@@ -15,24 +15,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../src/engine/diagnostic.js';
 import { lint, type LintResult } from '../src/engine/run.js';
-
-/**
- * Can a test make a file unreadable? Not for root, whom permissions do not restrict (CI runs as
- * root): there the CLI is run as `nobody` (uid 65534), when this process may switch to it.
- */
-const PERMISSIONS = ((): { apply: boolean; why: string; as: { uid?: number; gid?: number } } => {
-  if (process.platform === 'win32') return { apply: false, why: 'Windows has no POSIX permissions', as: {} };
-  if (process.getuid?.() !== 0) return { apply: true, why: '', as: {} };
-  const as = { uid: 65534, gid: 65534 };
-  const probe = spawnSync(process.execPath, ['-e', ''], as);
-  return probe.status === 0
-    ? { apply: true, why: '', as }
-    : {
-        apply: false,
-        why: `running as root, and a child process cannot switch to uid 65534 (${probe.error?.message ?? `exit ${probe.status}`})`,
-        as: {},
-      };
-})();
+import { PERMISSIONS } from './helpers/permissions.js';
 
 const EMOJI = '😀'; // a surrogate pair
 const CJK = '漢'; // three UTF-8 bytes
@@ -364,8 +347,10 @@ describe('robustness: scale and shape', () => {
         const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string; location: { path: string } }[] };
         const unreadable = doc.diagnostics.filter((d) => d.code === 'skill-read-error').map((d) => d.location.path);
         expect(unreadable).toContain(join(root, 'skills/doing-a/SKILL.md'));
+        // a folder that cannot be read may hold a skill: reported, never a silent PASS
+        expect(unreadable).toContain(join(root, 'skills/doing-b'));
         // doing-c is checked: counted, and nothing is wrong with it (an unreadable SKILL.md is no skill to
-        // count; an unreadable folder, doing-b, is not seen by discovery at all)
+        // count; an unreadable folder, doing-b, cannot be looked into)
         expect(doc.skills_checked).toBe(1);
         expect(doc.diagnostics.filter((d) => d.location.path.startsWith(join(root, 'skills/doing-c')))).toEqual([]);
       } finally {

@@ -261,6 +261,10 @@ export async function readProjectFiles(opts: LoadProjectOptions): Promise<Projec
   const { drafts, problems } = files;
   const read = fileReader(opts, files);
   const add = (job: FileJob, skill: number) => addFile(opts, files, job, skill);
+  // a folder the walk could not read may hold skills: that is no PASS (never a note only)
+  for (const folder of opts.layout.unreadable) {
+    problems.push({ code: 'skill-read-error', file: folder, message: `Failed to read the folder ${folder}/: any skill in it was not checked` });
+  }
   runner.expect?.(dirs.length);
   for (const dir of dirs) {
     const absDir = join(root, dir);

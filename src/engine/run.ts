@@ -175,12 +175,6 @@ export async function prepare(
   }
   if (layout.nested.length > 0) notes.push(nestedNote(layout.nested));
   if (layout.subprojects.length > 0) notes.push(subprojectNote(layout.subprojects));
-  if (layout.unreadable.length > 0) {
-    const n = layout.unreadable.length;
-    notes.push(
-      `${n} ${n === 1 ? 'folder' : 'folders'} could not be read, and any skill in ${n === 1 ? 'it' : 'them'} was not found: ${someOf(layout.unreadable)}.`,
-    );
-  }
   // one line each (the CLI prefixes the first with `loopkit: `)
   if (notes.length > 0) out.layoutNote = notes.join('\nloopkit: ');
   return out;

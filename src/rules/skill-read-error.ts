@@ -6,13 +6,13 @@ export default defineRule({
     defaultSeverity: 'error',
     certainty: 'definite',
     category: 'discovery',
-    description: 'Require every SKILL.md and LOOP.md of a skill to be readable UTF-8 text',
+    description: 'Require every SKILL.md and LOOP.md of a skill to be readable UTF-8 text, and every folder that may hold skills to be readable',
     scope: 'project',
     reference: 'improved',
     messages: {
       unreadable: {
         message: '{message}',
-        help: 'Make the file a readable UTF-8 text file; loopkit cannot check what it cannot read.',
+        help: 'Make it readable (a file as UTF-8 text) by the user running loopkit, or list a folder that holds no skills under ignores: in .loopkit.yaml; loopkit cannot check what it cannot read.',
       },
     },
   },

@@ -1,0 +1,304 @@
+// `npm run accuracy -- <snapshots-dir>`: runs this build of loopkit over snapshots of public skill
+// repositories, as a new user would (no configuration of ours, no cache), and holds what it reports
+// against the labelled findings in accuracy/labels.tsv (docs/accuracy.md, "The labelled corpus").
+//
+// A snapshot is a folder `<owner>__<name>` (or `<owner>+<name>`) inside <snapshots-dir> holding the
+// repository's files at the commit accuracy/repositories.tsv names for it. `--clone` makes the
+// missing ones with git (network needed). Nothing is written into a snapshot.
+//
+// Prints precision per severity, per code and per set, the findings that have no label yet (to be
+// judged; `--todo <file>` writes them as label lines with an empty verdict) and the labels this
+// build no longer reports. Exit code 0, or 2 for a usage error.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(here, 'bin', 'loopkit.js');
+const VERDICTS = ['TRUE', 'FALSE', 'BORDERLINE'];
+
+function usage(message) {
+  if (message) process.stderr.write(`accuracy: ${message}\n`);
+  process.stderr.write(
+    [
+      'usage: npm run accuracy -- <snapshots-dir> [options]',
+      '  --labels <file>        the labels (default: accuracy/labels.tsv)',
+      '  --repositories <file>  the repositories and commits (default: accuracy/repositories.tsv)',
+      '  --repo <owner/name>    only this repository (repeatable)',
+      '  --set <name>           only the repositories of this set (repeatable: tuning, held-out …)',
+      '  --todo <file>          write the unlabelled findings as label lines with an empty verdict',
+      '  --json                 print the figures as JSON',
+      '  --clone                clone the missing snapshots with git first (needs the network)',
+      '',
+    ].join('\n'),
+  );
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const opts = {
+    dir: null,
+    labels: join(here, 'accuracy', 'labels.tsv'),
+    repositories: join(here, 'accuracy', 'repositories.tsv'),
+    repos: [],
+    sets: [],
+    todo: null,
+    json: false,
+    clone: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) usage(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--labels') opts.labels = resolve(value());
+    else if (a === '--repositories') opts.repositories = resolve(value());
+    else if (a === '--repo') opts.repos.push(value());
+    else if (a === '--set') opts.sets.push(value());
+    else if (a === '--todo') opts.todo = resolve(value());
+    else if (a === '--json') opts.json = true;
+    else if (a === '--clone') opts.clone = true;
+    else if (a === '-h' || a === '--help') usage();
+    else if (a.startsWith('-')) usage(`unknown option ${a}`);
+    else if (opts.dir === null) opts.dir = resolve(a);
+    else usage(`one snapshots directory, not '${a}' too`);
+  }
+  if (opts.dir === null) usage('the snapshots directory is missing');
+  return opts;
+}
+
+/** Rows of a tab-separated file with a header line; `#` lines are comments. */
+export function readTsv(file) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  let header = null;
+  const rows = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === '' || line.startsWith('#')) return;
+    const cells = line.split('\t');
+    if (header === null) {
+      header = cells;
+      return;
+    }
+    const row = { $line: i + 1 };
+    header.forEach((h, j) => (row[h] = (cells[j] ?? '').trim()));
+    rows.push(row);
+  });
+  return rows;
+}
+
+/** The label key of a finding: repository, file, line and code. */
+const keyOf = (repo, file, line, code) => `${repo}\t${file}\t${line ?? ''}\t${code}`;
+
+function loadLabels(file) {
+  const labels = new Map();
+  const problems = [];
+  for (const row of readTsv(file)) {
+    const verdict = row.verdict.toUpperCase();
+    if (!VERDICTS.includes(verdict)) {
+      problems.push(`${file}:${row.$line}: verdict '${row.verdict}' is not one of ${VERDICTS.join(', ')}`);
+      continue;
+    }
+    if (row.reason === '') problems.push(`${file}:${row.$line}: a label needs a one-line reason`);
+    const key = keyOf(row.repo, row.file, row.line, row.code);
+    if (labels.has(key)) problems.push(`${file}:${row.$line}: a second label for ${row.repo} ${row.file}:${row.line} ${row.code}`);
+    labels.set(key, { ...row, verdict });
+  }
+  if (problems.length > 0) {
+    process.stderr.write(`${problems.join('\n')}\n`);
+    process.exit(2);
+  }
+  return labels;
+}
+
+/** The folder of a repository's snapshot, or null. */
+function snapshotOf(dir, repo) {
+  for (const name of [repo.replace('/', '__'), repo.replace('/', '+')]) {
+    const p = join(dir, name);
+    if (existsSync(p) && statSync(p).isDirectory()) return p;
+  }
+  return null;
+}
+
+/** The commit of a snapshot that is a git checkout, else null (an exported tree cannot tell). */
+function headOf(path) {
+  if (!existsSync(join(path, '.git'))) return null;
+  try {
+    return execFileSync('git', ['-C', path, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function clone(dir, repo, commit) {
+  const out = join(dir, repo.replace('/', '__'));
+  process.stderr.write(`cloning ${repo} at ${commit.slice(0, 12)}…\n`);
+  const git = (...args) => execFileSync('git', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  git('init', '-q', out);
+  git('-C', out, 'fetch', '-q', '--depth', '1', `https://github.com/${repo}.git`, commit);
+  git('-C', out, 'checkout', '-q', 'FETCH_HEAD');
+}
+
+/** What this build reports for a snapshot: checked as a new user would, from its root. */
+function check(path) {
+  const r = spawnSync(process.execPath, [BIN, 'check', '.', '--format', 'json', '--no-cache'], {
+    cwd: path,
+    encoding: 'utf8',
+    maxBuffer: 1024 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: '1', LOOPKIT_NO_CACHE: '1' },
+  });
+  if (r.status !== 0 && r.status !== 1) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' / '), exit: r.status };
+  const report = JSON.parse(r.stdout);
+  return { exit: r.status, skills: report.skills_checked, diagnostics: report.diagnostics };
+}
+
+function tally() {
+  return { findings: 0, TRUE: 0, FALSE: 0, BORDERLINE: 0, unlabelled: 0 };
+}
+
+/** TRUE / (TRUE + FALSE), and with the borderline calls counted against loopkit. */
+function precision(t) {
+  const judged = t.TRUE + t.FALSE;
+  return {
+    precision: judged === 0 ? null : t.TRUE / judged,
+    strict: judged + t.BORDERLINE === 0 ? null : t.TRUE / (judged + t.BORDERLINE),
+  };
+}
+
+const pct = (x) => (x === null ? '—' : `${(100 * x).toFixed(1)} %`);
+
+function table(title, rows) {
+  const head = ['', 'findings', 'TRUE', 'FALSE', 'BORDERLINE', 'unlabelled', 'precision', 'borderline as false'];
+  const body = rows.map(([name, t]) => {
+    const p = precision(t);
+    return [name, t.findings, t.TRUE, t.FALSE, t.BORDERLINE, t.unlabelled, pct(p.precision), pct(p.strict)].map(String);
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const fmt = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [`${title}`, `  ${fmt(head)}`, ...body.map((r) => `  ${fmt(r)}`), ''].join('\n');
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!existsSync(BIN) || !existsSync(join(here, 'dist', 'cli.js'))) usage('build loopkit first (npm run build)');
+  if (!existsSync(opts.dir)) {
+    if (!opts.clone) usage(`no such directory: ${opts.dir}`);
+    mkdirSync(opts.dir, { recursive: true });
+  }
+  const labels = loadLabels(opts.labels);
+  let repositories = readTsv(opts.repositories);
+  if (opts.repos.length > 0) repositories = repositories.filter((r) => opts.repos.includes(r.repo));
+  if (opts.sets.length > 0) repositories = repositories.filter((r) => opts.sets.some((s) => r.set === s || r.set.startsWith(`${s} `)));
+  if (repositories.length === 0) usage('no repository of accuracy/repositories.tsv is selected');
+
+  const bySeverity = new Map();
+  const byCode = new Map();
+  const bySet = new Map();
+  const all = tally();
+  const unlabelled = [];
+  const reported = new Set();
+  const runs = [];
+  const count = (map, name, verdict) => {
+    if (!map.has(name)) map.set(name, tally());
+    const t = map.get(name);
+    t.findings++;
+    t[verdict ?? 'unlabelled']++;
+  };
+  for (const { repo, commit, set } of repositories) {
+    let path = snapshotOf(opts.dir, repo);
+    if (path === null && opts.clone) {
+      clone(opts.dir, repo, commit);
+      path = snapshotOf(opts.dir, repo);
+    }
+    if (path === null) {
+      runs.push({ repo, set, missing: true });
+      continue;
+    }
+    const head = headOf(path);
+    if (head !== null && head !== commit) {
+      runs.push({ repo, set, error: `the snapshot is at ${head.slice(0, 12)}, the labels are for ${commit.slice(0, 12)}` });
+      continue;
+    }
+    const r = check(path);
+    if (r.error) {
+      runs.push({ repo, set, error: `loopkit exited ${r.exit}: ${r.error}` });
+      continue;
+    }
+    const run = {
+      repo,
+      set,
+      skills: r.skills,
+      exit: r.exit,
+      errors: 0,
+      falseErrors: 0,
+      findings: r.diagnostics.length,
+      verified: head !== null,
+    };
+    runs.push(run);
+    for (const d of r.diagnostics) {
+      const file = d.location.path.replace(/^\.\//u, '');
+      const key = keyOf(repo, file, d.location.line, d.code);
+      reported.add(key);
+      const verdict = labels.get(key)?.verdict;
+      const severity = d.severity.toLowerCase();
+      if (severity === 'error') {
+        run.errors++;
+        if (verdict === 'FALSE') run.falseErrors++;
+      }
+      count(bySeverity, severity, verdict);
+      count(byCode, `${d.code} (${severity})`, verdict);
+      count(bySet, set, verdict);
+      all.findings++;
+      all[verdict ?? 'unlabelled']++;
+      if (verdict === undefined) unlabelled.push({ repo, commit, file, line: d.location.line, code: d.code, severity, message: d.message });
+    }
+  }
+  const checked = new Set(runs.filter((r) => !r.missing && !r.error).map((r) => r.repo));
+  const gone = [...labels.values()].filter((l) => checked.has(l.repo) && !reported.has(keyOf(l.repo, l.file, l.line, l.code)));
+
+  if (opts.todo) {
+    const lines = ['repo\tcommit\tfile\tline\tcode\tseverity\tverdict\treason'];
+    for (const u of unlabelled)
+      lines.push([u.repo, u.commit, u.file, u.line ?? '', u.code, u.severity, '', u.message.replace(/\s+/gu, ' ')].join('\t'));
+    writeFileSync(opts.todo, `${lines.join('\n')}\n`);
+  }
+  const order = ['error', 'warning', 'info'];
+  const sevRows = [...bySeverity].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
+  if (opts.json) {
+    const obj = (map) => Object.fromEntries([...map].map(([k, t]) => [k, { ...t, ...precision(t) }]));
+    process.stdout.write(
+      `${JSON.stringify({ runs, all: { ...all, ...precision(all) }, bySeverity: obj(new Map(sevRows)), byCode: obj(new Map([...byCode].sort())), bySet: obj(bySet), unlabelled, gone }, null, 2)}\n`,
+    );
+    return;
+  }
+  const out = [];
+  out.push(`loopkit accuracy: ${labels.size} labels, ${repositories.length} repositories\n`);
+  out.push('repositories');
+  for (const r of runs) {
+    if (r.missing) out.push(`  ${r.repo}: no snapshot in ${opts.dir} (--clone makes it)`);
+    else if (r.error) out.push(`  ${r.repo}: ${r.error}`);
+    else
+      out.push(
+        `  ${r.repo} [${r.set}]: ${r.skills} skills, exit ${r.exit}, ${r.findings} findings, ${r.errors} errors (${r.falseErrors} labelled FALSE)${r.verified ? '' : ', commit not verifiable (not a git checkout)'}`,
+      );
+  }
+  out.push('');
+  out.push(table('per severity', sevRows));
+  out.push(table('per set', [...bySet].sort()));
+  out.push(table('per code', [...byCode].sort()));
+  out.push(table('all', [['all', all]]));
+  out.push(`unlabelled findings: ${unlabelled.length}${opts.todo ? ` (written to ${opts.todo})` : ''}`);
+  for (const u of unlabelled.slice(0, 50)) out.push(`  ${u.repo} ${u.file}:${u.line ?? ''} ${u.severity} ${u.code}: ${u.message}`);
+  if (unlabelled.length > 50) out.push(`  … and ${unlabelled.length - 50} more (--todo <file> writes them all)`);
+  out.push('');
+  out.push(`labels no longer reported (fixed, or the finding moved): ${gone.length}`);
+  for (const g of gone.slice(0, 50)) out.push(`  ${g.repo} ${g.file}:${g.line} ${g.code} (${g.verdict}: ${g.reason})`);
+  if (gone.length > 50) out.push(`  … and ${gone.length - 50} more`);
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+
+export { keyOf, precision };

@@ -1,0 +1,150 @@
+/**
+ * `npm run accuracy`: the script that holds a build to the labelled findings (scripts/accuracy.mjs),
+ * run on snapshots made here, with labels written here.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, Temps } from './helpers/cli.js';
+
+const SCRIPT = join(ROOT, 'scripts', 'accuracy.mjs');
+const temps = new Temps();
+afterAll(() => temps.cleanup());
+
+function write(path: string, text: string): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** Two snapshots: one with a name that differs from its folder and a broken link, one clean. */
+function corpus(): { dir: string; labels: string; repositories: string } {
+  const base = temps.dir('loopkit-accuracy-');
+  const dir = join(base, 'snapshots');
+  write(
+    join(dir, 'acme__skills', 'tools', 'making-maps', 'SKILL.md'),
+    '---\nname: drawing-maps\ndescription: Draws maps of a codebase. Use when asked for a map.\n---\n\n# Maps\n\nSee [the guide](guide.md).\n',
+  );
+  write(
+    join(dir, 'other+repo', 'skills', 'writing-notes', 'SKILL.md'),
+    '---\nname: writing-notes\ndescription: Writes meeting notes. Use when asked for notes.\n---\n\n# Notes\n\nWrite them.\n',
+  );
+  const repositories = join(base, 'repositories.tsv');
+  writeFileSync(
+    repositories,
+    'repo\tcommit\tset\tskills\nacme/skills\t' + 'a'.repeat(40) + '\ttuning\t1\nother/repo\t' + 'b'.repeat(40) + '\theld-out 1\t1\n',
+  );
+  const labels = join(base, 'labels.tsv');
+  return { dir, labels, repositories };
+}
+
+function accuracy(args: string[]) {
+  const r = spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8', env: cleanEnv() });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const header = 'repo\tcommit\tfile\tline\tcode\tverdict\treason\n';
+
+describe('npm run accuracy', () => {
+  it('counts labelled findings per severity and code, and lists the unlabelled and the gone', () => {
+    const { dir, labels, repositories } = corpus();
+    const commit = 'a'.repeat(40);
+    writeFileSync(
+      labels,
+      header +
+        `acme/skills\t${commit}\ttools/making-maps/SKILL.md\t2\tskill-name-mismatch-dir\tTRUE\tthe name differs from the folder\n` +
+        `acme/skills\t${commit}\ttools/making-maps/SKILL.md\t99\tskill-broken-link\tFALSE\ta finding this build does not report\n`,
+    );
+    const r = accuracy([dir, '--labels', labels, '--repositories', repositories, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.runs.map((x: { repo: string; skills: number }) => [x.repo, x.skills])).toEqual([
+      ['acme/skills', 1],
+      ['other/repo', 1],
+    ]);
+    // the labelled error is TRUE; the broken link on line 8 has no label yet
+    expect(out.byCode['skill-name-mismatch-dir (error)']).toMatchObject({ findings: 1, TRUE: 1, FALSE: 0, precision: 1 });
+    expect(out.unlabelled).toContainEqual(
+      expect.objectContaining({
+        repo: 'acme/skills',
+        file: 'tools/making-maps/SKILL.md',
+        line: 8,
+        code: 'skill-broken-link',
+        severity: 'error',
+      }),
+    );
+    expect(out.bySeverity.error.unlabelled).toBeGreaterThanOrEqual(1);
+    // the label for line 99 matches nothing this build reports
+    expect(out.gone).toEqual([expect.objectContaining({ line: '99', code: 'skill-broken-link', verdict: 'FALSE' })]);
+  });
+
+  it('a FALSE label lowers the precision of its code and severity; --todo writes label lines to fill in', () => {
+    const { dir, labels, repositories } = corpus();
+    const commit = 'a'.repeat(40);
+    writeFileSync(
+      labels,
+      header +
+        `acme/skills\t${commit}\ttools/making-maps/SKILL.md\t2\tskill-name-mismatch-dir\tTRUE\tthe name differs from the folder\n` +
+        `acme/skills\t${commit}\ttools/making-maps/SKILL.md\t8\tskill-broken-link\tFALSE\tjudged wrong for the test\n`,
+    );
+    const todo = join(dir, '..', 'todo.tsv');
+    const r = accuracy([dir, '--labels', labels, '--repositories', repositories, '--json', '--todo', todo]);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.byCode['skill-broken-link (error)']).toMatchObject({ TRUE: 0, FALSE: 1, precision: 0 });
+    expect(out.bySeverity.error).toMatchObject({ TRUE: 1, FALSE: 1, precision: 0.5 });
+    const lines = readFileSync(todo, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('repo\tcommit\tfile\tline\tcode\tseverity\tverdict\treason');
+    expect(lines.length).toBe(1 + out.unlabelled.length);
+    // the text report names the figures too
+    const text = accuracy([dir, '--labels', labels, '--repositories', repositories]);
+    expect(text.stdout).toMatch(/per severity[\s\S]*error\s+\d+\s+1\s+1\s+0\s+\d+\s+50\.0 %/u);
+  });
+
+  it('a label with an unknown verdict or no reason is a usage error (exit 2), located', () => {
+    const { dir, labels, repositories } = corpus();
+    writeFileSync(labels, header + 'acme/skills\tx\ta/SKILL.md\t2\tskill-name-mismatch-dir\tMAYBE\tnot sure\n');
+    const r = accuracy([dir, '--labels', labels, '--repositories', repositories]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${labels}:2: verdict 'MAYBE'`);
+    writeFileSync(labels, header + 'acme/skills\tx\ta/SKILL.md\t2\tskill-name-mismatch-dir\tTRUE\t\n');
+    expect(accuracy([dir, '--labels', labels, '--repositories', repositories]).stderr).toContain('needs a one-line reason');
+  });
+
+  it('names a missing snapshot instead of failing; no snapshots directory is a usage error', () => {
+    const { dir, labels, repositories } = corpus();
+    writeFileSync(labels, header);
+    const r = accuracy([join(dir, 'nowhere'), '--labels', labels, '--repositories', repositories]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('no such directory');
+    writeFileSync(repositories, readFileSync(repositories, 'utf8') + 'gone/repo\t' + 'c'.repeat(40) + '\ttuning\t3\n');
+    const ok = accuracy([dir, '--labels', labels, '--repositories', repositories]);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('gone/repo: no snapshot in');
+  });
+
+  it('the labels kept in the repository are well-formed and name repositories of repositories.tsv', () => {
+    const repos = new Set(
+      readFileSync(join(ROOT, 'accuracy', 'repositories.tsv'), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '' && !l.startsWith('#'))
+        .slice(1)
+        .map((l) => l.split('\t')[0]),
+    );
+    const rows = readFileSync(join(ROOT, 'accuracy', 'labels.tsv'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#'))
+      .slice(1)
+      .map((l) => l.split('\t'));
+    for (const [repo, commit, file, line, code, verdict, reason] of rows) {
+      expect(repos.has(repo!), `${repo} is in repositories.tsv`).toBe(true);
+      expect(commit).toMatch(/^[0-9a-f]{40}$/u);
+      expect(file).not.toBe('');
+      expect(line).toMatch(/^\d*$/u);
+      expect(code).toMatch(/^[a-z0-9-]+$/u);
+      expect(['TRUE', 'FALSE', 'BORDERLINE']).toContain(verdict);
+      expect(reason!.trim()).not.toBe('');
+    }
+  });
+});

@@ -12,9 +12,9 @@ export async function runMcp(opts: { project?: string }, io: CliIo): Promise<num
   const root = opts.project ?? '.';
   if (!exists(root)) throw new UsageError(`path not found: ${root}`);
   if (!isDirectory(root)) throw new UsageError(`not a directory: ${root} (loopkit mcp serves a project directory)`);
-  const { WatchedModelHost } = await import('../mcp/host.js');
+  const { SessionModelHost } = await import('../mcp/host.js');
   const { serveStdio } = await import('../mcp/server.js');
-  const host = await WatchedModelHost.open(root);
+  const host = await SessionModelHost.open(root);
   io.stderr(`loopkit: serving the contracts of ${root} over MCP on stdio\n`);
   const { stopped, stop } = untilStopped();
   await Promise.race([serveStdio(host), stopped]);

@@ -239,7 +239,8 @@ export class ProjectSession {
    */
   private refresh(path: string): 'changed' | 'reread' | 'none' {
     const shape = this.shape!;
-    if (path === CONFIG_FILE) return 'reread';
+    // the configuration, and the ignore files discovery reads
+    if (path === CONFIG_FILE || posix.basename(path) === '.gitignore') return 'reread';
     const role = shape.roles.get(path);
     const name = posix.basename(path);
     if (!role)

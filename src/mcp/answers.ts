@@ -9,7 +9,7 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
-import type { LintResult } from '../engine/run.js';
+import type { Checked } from './host.js';
 import { graphFromEdges, type Edge, type StateGraph } from '../graph/graph.js';
 import { judgeMove, legalMoves, runEnded, type Legal } from '../graph/moves.js';
 import { skillStates } from '../model/schema.js';
@@ -96,7 +96,7 @@ function counts(diagnostics: readonly Diagnostic[]) {
 }
 
 /** The graph a question is asked on: the combined graph, or one skill's transitions. */
-function graphFor(result: LintResult, skill: Skill | null): StateGraph {
+function graphFor(result: Checked, skill: Skill | null): StateGraph {
   return skill ? graphFromEdges(result.graph.edges.filter((e) => e.skill === skill.name)) : result.graph;
 }
 
@@ -109,7 +109,7 @@ function skillNamed(project: Project, name: string | undefined): Skill | null {
  * The state a question names: a state of the graph, or a value a state file writes for one (through
  * a skill's state-value table: `IMPLEMENT` for loop-implement).
  */
-function stateNamed(result: LintResult, graph: StateGraph, skill: Skill | null, name: string, role: string): string {
+function stateNamed(result: Checked, graph: StateGraph, skill: Skill | null, name: string, role: string): string {
   if (graph.out.has(name)) return name;
   const skills = skill ? [skill] : result.project.skills;
   for (const s of skills) {
@@ -146,7 +146,7 @@ function haltBound(legal: Legal, spent: number | undefined): HaltBoundOut | null
 
 // --- check -------------------------------------------------------------------------------------
 
-export function checkAnswer(result: LintResult, files: readonly string[] | undefined) {
+export function checkAnswer(result: Checked, files: readonly string[] | undefined) {
   let diagnostics = result.diagnostics;
   if (files && files.length > 0) {
     const root = result.project.root;
@@ -166,7 +166,7 @@ export function checkAnswer(result: LintResult, files: readonly string[] | undef
 
 // --- next --------------------------------------------------------------------------------------
 
-export function nextAnswer(result: LintResult, input: { state: string; skill?: string; iterations?: number }) {
+export function nextAnswer(result: Checked, input: { state: string; skill?: string; iterations?: number }) {
   const skill = skillNamed(result.project, input.skill);
   const graph = graphFor(result, skill);
   const state = stateNamed(result, graph, skill, input.state, 'state');
@@ -187,7 +187,7 @@ export function nextAnswer(result: LintResult, input: { state: string; skill?: s
 
 // --- step --------------------------------------------------------------------------------------
 
-export function stepAnswer(result: LintResult, input: { from: string; to: string; skill?: string; iterations?: number }) {
+export function stepAnswer(result: Checked, input: { from: string; to: string; skill?: string; iterations?: number }) {
   const skill = skillNamed(result.project, input.skill);
   const graph = graphFor(result, skill);
   const from = stateNamed(result, graph, skill, input.from, 'from-state');
@@ -247,14 +247,14 @@ export function stepAnswer(result: LintResult, input: { from: string; to: string
 // --- state -------------------------------------------------------------------------------------
 
 /** A file a question names: relative to the project root, or absolute; it must be a readable file. */
-function fileNamed(result: LintResult, file: string, what: string): { abs: string; path: string; text: string } {
+function fileNamed(result: Checked, file: string, what: string): { abs: string; path: string; text: string } {
   const abs = resolve(result.project.root, file);
   const read = readText(abs);
   if ('error' in read) throw new UsageError(`cannot read ${what} '${file}': ${read.error}`);
   return { abs, path: relative(result.project.root, abs).split(sep).join('/'), text: read.text };
 }
 
-export async function stateAnswer(result: LintResult, input: { file?: string; value?: Record<string, unknown>; skill?: string }) {
+export async function stateAnswer(result: Checked, input: { file?: string; value?: Record<string, unknown>; skill?: string }) {
   if ((input.file === undefined) === (input.value === undefined))
     throw new UsageError('give the state file (file) or the state itself (value), one of them');
   const { skill, schema } = skillSchema(result.project, input.skill);
@@ -276,7 +276,7 @@ export async function stateAnswer(result: LintResult, input: { file?: string; va
 
 // --- trace -------------------------------------------------------------------------------------
 
-export function traceAnswer(result: LintResult, input: { file?: string; steps?: Record<string, unknown>[]; skill?: string }) {
+export function traceAnswer(result: Checked, input: { file?: string; steps?: Record<string, unknown>[]; skill?: string }) {
   if ((input.file === undefined) === (input.steps === undefined))
     throw new UsageError('give the trace file (file) or its steps (steps), one of them');
   const skill = skillNamed(result.project, input.skill);

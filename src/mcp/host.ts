@@ -1,72 +1,66 @@
 /**
- * The project's model a long-running front end (the MCP server) answers from: read once, read again
- * when the project's files change, kept in memory between requests. A small interface, so the server
- * does not care how the model is kept (an engine session may serve it later); this implementation
- * runs the engine's `lint` — the whole check, so `check` answers from memory too — and watches the
- * project directory with chokidar.
+ * The project's model a long-running front end (the MCP server) answers from: an engine session
+ * (engine/session.ts) kept in memory between requests, told what changed on disk as the project's
+ * files change (watched with chokidar), so a change is checked again where it reaches — the same
+ * per-file and project phases `check` and the language server run.
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { relative, resolve, sep } from 'node:path';
-import { lint, type LintResult } from '../engine/run.js';
+import { ProjectSession, IGNORED_PATH, type FileChange, type SessionCheck } from '../engine/session.js';
+
+/** What the answers read of a check: the model, the graph and the problems. */
+export type Checked = Pick<SessionCheck, 'project' | 'graph' | 'diagnostics' | 'rules' | 'errors' | 'warnings' | 'info'>;
 
 export interface ModelHost {
   /** the project root as the user named it */
   readonly root: string;
-  /** the model as it is now (after a reload under way); rejects with the reason it cannot be read (a broken config …) */
-  current(): Promise<LintResult>;
-  /** `listener` is called after every reload */
+  /** the check as it is now (after the changes handed in so far); rejects with the reason it cannot be read (a broken config …) */
+  current(): Promise<Checked>;
+  /** `listener` is called after every change of the project that was checked again */
   onReload(listener: () => void): void;
   close(): Promise<void>;
 }
 
-/** Directories whose files are never part of a project's contracts. */
-const NEVER = new Set(['node_modules', '.git']);
+/** Files whose change (not creation or deletion) can change the model: markdown, YAML (the config), scripts of skills, .gitignore. */
+const RELEVANT = /(?:\.md|\.ya?ml|\/scripts\/[^/]+|(?:^|\/)\.gitignore)$/iu;
 
-/** Files whose change changes the model: markdown, YAML (the config), scripts of skills. */
-const RELEVANT = /(?:\.md|\.ya?ml|\/scripts\/[^/]+)$/iu;
-
-export class WatchedModelHost implements ModelHost {
-  private model: Promise<LintResult>;
+export class SessionModelHost implements ModelHost {
   private readonly listeners: (() => void)[] = [];
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly pending = new Map<string, FileChange['type']>();
   private closed = false;
 
   private constructor(
     readonly root: string,
+    private readonly session: ProjectSession,
     private readonly quietMs: number,
-  ) {
-    this.model = this.load();
-  }
+  ) {}
 
-  /** Read the project and start watching it; resolves when the watcher is ready (the first read may still be under way). */
-  static async open(root: string, options: { quietMs?: number } = {}): Promise<WatchedModelHost> {
-    const host = new WatchedModelHost(root, options.quietMs ?? 150);
+  /** Read the project and start watching it; resolves when the watcher is ready. */
+  static async open(root: string, options: { quietMs?: number } = {}): Promise<SessionModelHost> {
+    const session = await ProjectSession.open({ root, concurrency: 'off' });
+    const host = new SessionModelHost(root, session, options.quietMs ?? 150);
     await host.watch();
     return host;
   }
 
-  private load(): Promise<LintResult> {
-    const loading = lint({ root: this.root, concurrency: 'off' });
-    // a rejection is kept for the requests that ask; it must not be unhandled meanwhile
-    loading.catch(() => undefined);
-    return loading;
-  }
-
   private async watch(): Promise<void> {
-    const abs = resolve(this.root);
+    const abs = this.session.root;
     const watcher = watch(abs, {
       ignoreInitial: true,
       depth: 12,
-      ignored: (path) =>
-        relative(abs, path)
-          .split(sep)
-          .some((part) => NEVER.has(part)),
+      ignored: (path) => IGNORED_PATH.test(relative(abs, path)),
     });
     this.watcher = watcher;
     watcher.on('all', (event, path) => {
-      // a file added or removed may be a skill or a state file the config names; a change counts when it is a contract's
-      if (event === 'change' && !RELEVANT.test(path.split(sep).join('/'))) return;
+      const rel = relative(abs, resolve(path)).split(sep).join('/');
+      if (rel === '' || rel.startsWith('..')) return;
+      const type: FileChange['type'] =
+        event === 'add' || event === 'addDir' ? 'created' : event === 'unlink' || event === 'unlinkDir' ? 'deleted' : 'changed';
+      // a file added or removed may be a skill, a linked file or a state file the config names; a change counts when it can reach the model
+      if (type === 'changed' && !RELEVANT.test(rel)) return;
+      this.pending.set(rel, type);
       this.schedule();
     });
     // a directory the watcher cannot read is not a reason to stop serving
@@ -74,21 +68,15 @@ export class WatchedModelHost implements ModelHost {
     await new Promise<void>((ok) => watcher.once('ready', () => ok()));
   }
 
+  /** Hand a burst of changes to the session together, once the file system is quiet. */
   private schedule(): void {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      const previous = this.model;
-      // requests wait for the new model; the old one is dropped when it is ready
-      this.model = previous.then(
-        () => this.load(),
-        () => this.load(),
-      );
-      void this.model.then(
-        () => this.notify(),
-        () => this.notify(),
-      );
+      const changes = [...this.pending].map(([path, type]) => ({ path, type }));
+      this.pending.clear();
+      void this.session.changed(changes).then(() => this.notify());
     }, this.quietMs);
   }
 
@@ -96,8 +84,10 @@ export class WatchedModelHost implements ModelHost {
     if (!this.closed) for (const l of this.listeners) l();
   }
 
-  current(): Promise<LintResult> {
-    return this.model;
+  async current(): Promise<Checked> {
+    const state = await this.session.settled();
+    if (state.check) return state.check;
+    throw state.failure ?? new Error('the project could not be read');
   }
 
   onReload(listener: () => void): void {

@@ -20,7 +20,7 @@ import { closest } from '../util/closest.js';
 import { UsageError } from './errors.js';
 import { compareDiagnostics, interpolate, type Diagnostic, type Related, type Severity } from './diagnostic.js';
 import type { FileOutcome, RawDiagnostic } from './file-phase.js';
-import { loadProject, projectLayout, type Layout, type LoadedProject } from './project.js';
+import { loadProject, projectLayout, type Layout, type LoadedProject, type RoleFile } from './project.js';
 import type { Place, Rule, RuleMeta } from './rule.js';
 import { createRunner, type FileRunner, type Runner, type RunnerOptions, type RunnerStats } from './runner.js';
 import { severityPlan, type SeverityPlan } from './severity.js';
@@ -355,6 +355,16 @@ export function runRules(
   let verifications = 0;
   let suppressed = 0;
   const skillName = (i: number) => (i >= 0 ? project.skills[i]!.name : undefined);
+  // what the rules' file parts found, by code, in the order of the files (one pass, not one per rule)
+  const fileFindings = new Map<string, { raw: RawDiagnostic; role: RoleFile }[]>();
+  for (const role of loaded.roles) {
+    const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
+    for (const raw of outcome?.diagnostics ?? []) {
+      let list = fileFindings.get(raw.code);
+      if (!list) fileFindings.set(raw.code, (list = []));
+      list.push({ raw, role });
+    }
+  }
   for (const rule of enabled) {
     verifications += rule.meta.scope === 'project' ? 1 : project.skills.length;
     const stat: RuleStat = { code: rule.meta.code, category: rule.meta.category, errors: 0, warnings: 0, info: 0 };
@@ -395,16 +405,12 @@ export function runRules(
     // the problems its file part found, in the files it reads in their role
     const part = rule.file;
     if (part) {
-      for (const role of loaded.roles) {
-        if (!part.kinds.includes(role.kind)) continue;
-        const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
-        for (const raw of outcome?.diagnostics ?? []) {
-          // not in a file where the rule is off (overrides:), a crash of its file part neither
-          if (raw.code !== code || plan.at(rule, raw.at.file) === 'off') continue;
-          emitted.push(
-            raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
-          );
-        }
+      for (const { raw, role } of fileFindings.get(code) ?? []) {
+        // only in the files it reads in their role; not in a file where the rule is off (overrides:), a crash of its file part neither
+        if (!part.kinds.includes(role.kind) || plan.at(rule, raw.at.file) === 'off') continue;
+        emitted.push(
+          raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
+        );
       }
     }
     const c0 = performance.now();

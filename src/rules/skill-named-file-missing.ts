@@ -97,9 +97,11 @@ export default defineRule<'missing' | 'otherCase', Named[]>({
     },
   },
   check({ project, fileData, report }) {
-    const names = project.skills.map((s) => [s, [s.name, s.dirName].map((n) => n.toLowerCase()).filter((n) => n.length >= 4)] as const);
+    // every skill's names (name and folder, lower case, 4 characters and more), to tell another skill's file
+    const names = project.skills.flatMap((s) =>
+      [...new Set([s.name, s.dirName].map((n) => n.toLowerCase()))].filter((n) => n.length >= 4).map((name) => ({ skill: s, name })),
+    );
     for (const skill of project.skills) {
-      const others = names.filter(([s]) => s !== skill).flatMap(([, n]) => n);
       const seen = new Set<string>();
       for (const named of fileData(skill.skillFile.path) ?? []) {
         // one of the skill's own files: into one of its folders, or a name one of its files has in some case
@@ -109,7 +111,8 @@ export default defineRule<'missing' | 'otherCase', Named[]>({
         if (found === null) {
           if (named.notExpected) continue;
           // `lora-recipes`'s `references/mapping.md`: another skill's file, named with that skill
-          if (others.some((name) => named.lead.toLowerCase().includes(name))) continue;
+          const lead = named.lead.toLowerCase();
+          if (names.some((n) => n.skill !== skill && lead.includes(n.name))) continue;
         }
         // each path once, at its first mention
         if (seen.has(place)) continue;

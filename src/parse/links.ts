@@ -23,8 +23,8 @@ function decode(s: string): string {
  * in the home directory or protocol-relative (`/x`, `~/.claude/x.md`, `//host`), and no template syntax (`{{url}}`, `<path>`, `$VAR`, and
  * `[changes]` — a template line `- [file path]: [changes]` is a link definition to CommonMark — and
  * an ellipsis, `[the guide](...)`, a word in capitals, `[Open](LINK)`, or numbers only,
- * `SHA256[cwd](0:12)`) — a
- * placeholder is filled in later, it is not a broken link.
+ * `SHA256[cwd](0:12)`, or one word without an extension, a folder or an anchor, `[text](url)`,
+ * `[标题](链接)`) — a placeholder is filled in later, it is not a broken link.
  */
 function localDestination(url: string): boolean {
   if (url === '' || /^[a-z][a-z0-9+.-]*:/iu.test(url) || url.startsWith('/') || url.startsWith('\\') || url.startsWith('~')) return false;
@@ -35,6 +35,9 @@ function localDestination(url: string): boolean {
   if (/^[A-Z][A-Z0-9_]*(?:\/[A-Z][A-Z0-9_]*)+$/u.test(url)) return false;
   // `SHA256[cwd](0:12)`: numbers only (a slice, a range, a time) — no file is named so
   if (/^[\d:.,;+-]+$/u.test(url) && /\d/u.test(url)) return false;
+  // `[text](url)`, `[标题](链接)`, `titles[](3-5个标题)`: one word, no extension, no folder, no anchor —
+  // a placeholder or a description of a value, not a file name
+  if (!/[./#\\]/u.test(url)) return false;
   return !/[{}<>$]|%7B|%7D/iu.test(url);
 }
 
@@ -88,6 +91,8 @@ export function localLinks(file: SourceFile): LocalLink[] {
   visit(file.root, null, (n) => {
     if (n.type !== 'link' && n.type !== 'image' && n.type !== 'definition') return;
     const node = n as Link | Image | Definition;
+    // `array[](a/b/c)`: a link nobody can see or click (no text) is a field list or a schema, not a reference
+    if (n.type === 'link' && toString(node).trim() === '') return;
     const fromSkillDir = BASE_DIR_PLACEHOLDER.test(node.url);
     const url = node.url.replace(BASE_DIR_PLACEHOLDER, '');
     if (!localDestination(url)) return;

@@ -24,7 +24,7 @@ import type { ConfigSource } from '../config/read.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 
 /** Bumped whenever the shape of FileOutcome or the extraction changes without a version change. */
-const FORMAT = 22;
+const FORMAT = 23;
 const MAGIC = 'loopkit-cache';
 
 interface CacheEntry {

@@ -114,19 +114,6 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     expect(ignoredOf(r)).toEqual(['dist dist/ (default)', 'node_modules node_modules/ (default)']);
   });
 
-  it('a SKILL.md at the root: without frontmatter an index, named in a note; with frontmatter a skill not checked, reported', async () => {
-    const index = run([join(PROJECTS, '..', 'rules', 'skill-outside-skills-dir', 'valid', 'root-index')]);
-    expect(index.status).toBe(0);
-    expect(index.stderr).toContain(
-      'the SKILL.md at the project root has no frontmatter: read as an index of the collection, not as a skill',
-    );
-    const root = run([join(PROJECTS, '..', 'rules', 'skill-outside-skills-dir', 'invalid', 'project-root'), '--no-color']);
-    expect(root.status).toBe(1);
-    expect(root.stdout).toContain(
-      'SKILL.md: error: The SKILL.md at the project root was not checked: loopkit checks the skill folders below the root  [skill-outside-skills-dir]',
-    );
-  });
-
   it.skipIf(!PERMISSIONS.apply)(
     `a folder that cannot be read is a skill-read-error, never a silent PASS${PERMISSIONS.apply ? '' : ` (skipped: ${PERMISSIONS.why})`}`,
     () => {
@@ -155,6 +142,110 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('no skills found in');
     expect(r.stderr).toContain('no SKILL.md below the root (1 folder ignored: tests/ (by default))');
+  });
+});
+
+describe('a skill at the project root (docs/discovery.md, "The skill at the root")', () => {
+  const RULES = join(PROJECTS, '..', 'rules', 'skill-outside-skills-dir');
+
+  it('a single-skill repository is one skill whose folder is the root, with its scripts, references and shipped templates', async () => {
+    const r = await check(join(PROJECTS, 'single-skill'));
+    expect(skillsOf(r)).toEqual(['']);
+    const [skill] = r.project.skills;
+    expect(skill!.name).toBe('filling-pdf-forms');
+    // the checkout folder's name (single-skill) is not the author's: the skill's folder is named by its frontmatter
+    expect(skill!.dirName).toBe('filling-pdf-forms');
+    expect(skill!.skillFile.path).toBe('SKILL.md');
+    expect(skill!.scripts!.map((f) => f.path)).toEqual(['scripts/fill_form.py', 'scripts/list_fields.py']);
+    expect([...skill!.references.keys()]).toEqual(['references/fields.md', 'assets/report-template/SKILL.md']);
+    // a SKILL.md in its assets/ is a template it ships, part of it (not a skill with a `{{form-name}}` name)
+    expect(r.layout.nested).toEqual(['assets/report-template']);
+    expect(r.layout.unchecked).toEqual([]);
+    const cli = run([relative(ROOT, join(PROJECTS, 'single-skill')), '--no-color']);
+    expect(cli.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 0 info {2}· {2}1 skill,/u);
+    expect(cli.status).toBe(0);
+  });
+
+  it('its mistakes are reported at SKILL.md:line, and a name hint never renames the checkout folder', () => {
+    const shown = relative(ROOT, join(PROJECTS, 'single-skill-errors'));
+    const r = run([shown, '--no-color']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(
+      `${shown}/SKILL.md:2:1: error: name 'Filling PDF Forms' contains invalid characters (only [a-z0-9-] allowed)  [skill-name-invalid-chars]\n` +
+        "    hint: Not allowed: 'F', spaces, 'P', 'D'. Use lower-case kebab-case: write `name: filling-pdf-forms`.\n",
+    );
+    expect(r.stdout).toContain(
+      `${shown}/SKILL.md:14:45: error: Link 'references/checklist.md' points at 'references/checklist.md', which does not exist  [skill-broken-link]`,
+    );
+    // a reference file's link is tried from the file and from the skill's folder (the root): neither exists
+    expect(r.stdout).toContain(
+      `${shown}/references/fields.md:4:58: error: Link 'references/choices.md' points at 'references/references/choices.md', which does not exist  [skill-broken-link]`,
+    );
+    expect(r.stdout).toMatch(/^FAIL {2}3 errors, 0 warnings, 1 info {2}· {2}1 skill,/mu);
+    expect(r.stdout).not.toContain('skill-name-mismatch-dir');
+    expect(r.stdout).not.toContain('skill-outside-skills-dir');
+  });
+
+  it('a router skill at the top of its collection: the skills below stay skills of their own, and their folders are none of its files', async () => {
+    const r = await check(join(PROJECTS, 'root-router'));
+    expect(skillsOf(r)).toEqual(['', 'skills/drafting-notes', 'skills/reviewing-code']);
+    expect(r.layout.nested).toEqual(['assets/skill-template']);
+    const [router, drafting] = r.project.skills;
+    expect(router!.name).toBe('routing-requests');
+    // its own entries: the folder that holds the other skills is not one of them
+    expect(router!.entries.map((e) => e.name)).toEqual(['README.md', 'SKILL.md', 'assets', 'references']);
+    // the house style, linked from both, is drafting-notes' file: its `references/examples.md` lands in that skill's folder
+    expect(r.diagnostics.filter((d) => d.code === 'skill-broken-link')).toEqual([]);
+    expect(drafting!.references.get('references/style.md')?.file?.path).toBe('skills/drafting-notes/references/style.md');
+    // another skill's unlinked file is that skill's orphan, not the router's
+    const orphans = r.diagnostics.filter((d) => d.code === 'skill-orphan-reference').map((d) => `${d.file} ${d.skill}`);
+    expect(orphans).toEqual(['skills/reviewing-code/checklist.md reviewing-code']);
+    expect(r.errors).toBe(0);
+  });
+
+  it('`loopkit check <one skill folder>` checks that folder as the skill', async () => {
+    const folder = join(PROJECTS, 'root-router', 'skills', 'drafting-notes');
+    const r = await check(folder);
+    expect(r.project.skills.map((s) => [s.dir, s.name])).toEqual([['', 'drafting-notes']]);
+    const cli = run([relative(ROOT, folder), '--no-color']);
+    expect(cli.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 0 info {2}· {2}1 skill,/u);
+    expect(cli.status).toBe(0);
+    expect(cli.stderr).not.toContain('index of the collection');
+  });
+
+  it('without frontmatter the root SKILL.md is an index, named in a note', () => {
+    const index = run([join(RULES, 'valid', 'root-index')]);
+    expect(index.status).toBe(0);
+    expect(index.stderr).toContain(
+      'the SKILL.md at the project root has no frontmatter: read as an index of the collection, not as a skill',
+    );
+    expect(index.stdout).toMatch(/· {2}1 skill,/u);
+  });
+
+  it('with skills directories, the root skill is checked where skills_dir names the root, else reported', async () => {
+    const named = await check(join(RULES, 'valid', 'root-named-in-skills-dir'));
+    expect(skillsOf(named)).toEqual(['', 'reviewing-code']);
+    expect(named.layout.unchecked).toEqual([]);
+    const root = run([join(RULES, 'invalid', 'project-root'), '--no-color']);
+    expect(root.status).toBe(1);
+    expect(root.stdout).toContain(
+      'SKILL.md: error: The skill at the project root was not checked: it is outside skills_dir (skills/)  [skill-outside-skills-dir]',
+    );
+    // the loop-language default skills/ that does not exist: the message says how to check a repository that is one skill
+    const dir = temps.dir();
+    writeFileSync(join(dir, '.loopkit.yaml'), 'loop_state_files: []\n');
+    writeFileSync(
+      join(dir, 'SKILL.md'),
+      '---\nname: reviewing-code\ndescription: Reviews code. Use when a diff needs review.\n---\n# Reviewing\n',
+    );
+    const missing = run([dir]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(
+      `skills directory 'skills/' (the default of skills_dir) not found in ${dir}; the SKILL.md at the root is a skill: ` +
+        'write `skills_dir: .` in .loopkit.yaml to check a repository that is one skill (the folders below with a SKILL.md are skills too)',
+    );
+    writeFileSync(join(dir, '.loopkit.yaml'), 'skills_dir: .\nloop_state_files: []\n');
+    expect(skillsOf(await check(dir))).toEqual(['']);
   });
 });
 

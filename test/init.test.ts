@@ -84,6 +84,17 @@ describe('loopkit init', () => {
     const checked = run([plugins, '--json']).stdout;
     expect(checked).toContain('"skills_checked": 1');
     expect(checked).not.toContain('skill-outside-skills-dir');
+
+    // a Loop Language repository that is one skill (SKILL.md and LOOP.md at its top): the root is its skills directory
+    const one = temps.copy('clean');
+    rmSync(join(one, '.loopkit.yaml'));
+    for (const f of ['SKILL.md', 'LOOP.md']) renameSync(join(one, 'skills', 'running-a', f), join(one, f));
+    rmSync(join(one, 'skills'), { recursive: true });
+    expect(run(['init', one, '--yes']).stdout).toContain('with preset loop-language (1 skill, with LOOP.md contracts)');
+    expect(readFileSync(join(one, '.loopkit.yaml'), 'utf8')).toContain('skills_dir: ./\n');
+    const root = run([one, '--json']);
+    expect(root.stdout).toContain('"skills_checked": 1');
+    expect(root.stdout).not.toContain('skill-outside-skills-dir');
   });
 
   it('creates the directory it is given', () => {

@@ -554,3 +554,38 @@ describe('a project inside the workspace folder', () => {
     }
   });
 });
+
+describe('a repository that is one skill (SKILL.md at the root)', () => {
+  it('shows its problems, goes to its links (from the skill folder too), and renames it without moving a folder', async () => {
+    const root = temps.dir('loopkit-lsp-one-');
+    cpSync(join(ROOT, 'fixtures', 'projects', 'single-skill-errors'), root, { recursive: true });
+    // a reference file that writes its link from the skill's folder (the root), as the specification does
+    writeFileSync(join(root, 'references', 'steps.md'), '# Steps\n\nThe kinds are in [references/fields.md](references/fields.md).\n');
+    writeFileSync(join(root, 'SKILL.md'), `${readFileSync(join(root, 'SKILL.md'), 'utf8')}4. Follow [the steps](references/steps.md).\n`);
+    const client = await LspClient.start([root]);
+    try {
+      await client.settled();
+      const want = await lint({ root, concurrency: 'off' });
+      expect(comparable(published(client, root))).toEqual(comparable(fromEngine(want.diagnostics)));
+      const skillMd = join(root, 'SKILL.md');
+      expect(client.of(skillMd).map((d) => d.code)).toEqual(expect.arrayContaining(['skill-name-invalid-chars', 'skill-broken-link']));
+      const def = (abs: string, p: Position) =>
+        client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: uriOf(abs) }, position: p }) as Promise<Location[]>;
+      const fields = uriOf(join(root, 'references', 'fields.md'));
+      expect((await def(skillMd, find(skillMd, '(references/fields.md)', 1))).map((l) => l.uri)).toEqual([fields]);
+      const steps = join(root, 'references', 'steps.md');
+      expect((await def(steps, find(steps, '(references/fields.md)', 1))).map((l) => l.uri)).toEqual([fields]);
+      // the name is the skill's own: renaming it edits SKILL.md and moves no folder (the root is the checkout's)
+      const edit = await client.connection.sendRequest(RenameRequest.type, {
+        textDocument: { uri: uriOf(skillMd) },
+        position: find(skillMd, 'Filling PDF Forms', 1),
+        newName: 'filling-pdf-forms',
+      });
+      const changes = edit!.documentChanges ?? Object.keys(edit!.changes ?? {});
+      expect(changes.filter((c) => typeof c === 'object' && 'kind' in c)).toEqual([]);
+      expect(JSON.stringify(edit)).toContain('filling-pdf-forms');
+    } finally {
+      await client.stop();
+    }
+  });
+});

@@ -12,7 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT, Temps } from './helpers/cli.js';
+import { lint } from '../src/engine/run.js';
+import { checkAnswer } from '../src/mcp/answers.js';
+import { BIN, cleanEnv, PROJECTS, ROOT, Temps } from './helpers/cli.js';
 import { EventQueue } from './helpers/events.js';
 
 const temps = new Temps();
@@ -311,5 +313,14 @@ describe('loopkit mcp through an independent client (@modelcontextprotocol/inspe
     };
     expect(bad.isError).toBe(true);
     expect(bad.content[0]!.text).toContain("did you mean 'loop-verify'?");
+  });
+});
+
+describe('the check tool on a repository that is one skill', () => {
+  it('the root folder (`.`) selects every diagnostic of the root skill; a sub-folder only its own', async () => {
+    const result = await lint({ root: join(PROJECTS, 'single-skill-errors'), concurrency: 'off' });
+    expect(result.diagnostics.length).toBeGreaterThan(2);
+    expect(checkAnswer(result, ['.']).diagnostics).toHaveLength(result.diagnostics.length);
+    expect(checkAnswer(result, ['references']).diagnostics.map((d) => d.file)).toEqual(['references/fields.md']);
   });
 });

@@ -9,9 +9,13 @@
  *   folders with a SKILL.md inside them are the skills, and every other SKILL.md found is a skill
  *   that is not checked — reported (skill-outside-skills-dir), never silently left out.
  *
- * A SKILL.md at the project root is never a skill of the project (the root is the collection):
- * reported when it has frontmatter (a skill that is not checked), named in a note when it has none
- * (an index of the collection). Folders with a `.loopkit.yaml` of their own are other projects.
+ * A SKILL.md at the project root with frontmatter is the root skill (its folder is the root, ''): a
+ * repository that is one skill, or a router skill at the top of its collection. It is a skill
+ * wherever skills are found everywhere, and where `skills_dir` names the root itself; elsewhere it is
+ * reported like any skill outside the skills directories. The skills below it stay skills of their
+ * own: only a SKILL.md in its own resource folders (ROOT_SKILL_FOLDERS) is part of it. A root
+ * SKILL.md without frontmatter is an index of the collection, named in a note. Folders with a
+ * `.loopkit.yaml` of their own are other projects.
  */
 import fg from 'fast-glob';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -91,14 +95,35 @@ export interface Discovery {
 const inside = (path: string, dir: string) => path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
 
 /**
+ * The root skill's own folders, as the Agent Skills specification names a skill's files: a SKILL.md
+ * in them is a template or an example the root skill ships, part of it. Every other folder below
+ * the root skill holds skills of their own (a router skill at the top of its collection).
+ */
+export const ROOT_SKILL_FOLDERS: readonly string[] = ['assets', 'references', 'scripts'];
+
+/** Is the folder `d` (project-relative) one of the root skill's own folders, or inside one? */
+const inRootSkillFolder = (d: string) => ROOT_SKILL_FOLDERS.some((f) => d === f || d.startsWith(`${f}/`));
+
+/**
  * The skills among the SKILL.md folders a walk found. `skillsDirs` null: every folder is a skill
  * (except those inside another). Else the project-relative skills directories that exist: the
- * folders inside them are the skills, every other one is unchecked.
+ * folders inside them are the skills, every other one is unchecked. The root skill (a SKILL.md with
+ * frontmatter at the root) is a skill where every folder is, and where a skills directory is the
+ * root itself; it holds no other skill but those in its own folders (ROOT_SKILL_FOLDERS).
  */
 export function classify(walk: Walk, skillsDirs: readonly string[] | null, realOf: (dir: string) => string | null): Discovery {
   const base = { subprojects: walk.subprojects, ignored: walk.ignored, rootIndex: walk.rootIndex, unreadable: walk.unreadable };
   const found = walk.skillDirs.filter((d) => d !== '');
-  const unchecked: UncheckedSkill[] = walk.skillDirs.includes('') ? [{ dir: '', reason: 'root' }] : [];
+  const realRoot = realOf('');
+  const rootChecked =
+    walk.skillDirs.includes('') && (skillsDirs === null || (realRoot !== null && skillsDirs.some((d) => realOf(d) === realRoot)));
+  const unchecked: UncheckedSkill[] = walk.skillDirs.includes('') && !rootChecked ? [{ dir: '', reason: 'root' }] : [];
+  /** the skills and the folders inside them, with the root skill's own folders moved to it */
+  const withRoot = (skills: readonly string[], nested: readonly string[]) => {
+    if (!rootChecked) return { skills: [...skills], nested: [...nested] };
+    const own = skills.filter(inRootSkillFolder);
+    return { skills: ['', ...skills.filter((d) => !inRootSkillFolder(d))], nested: [...nested, ...own].sort() };
+  };
   /** folders of `list` with another folder of `list` above them (by `key`: the path or the real path, separated by `s`) */
   const within = (list: readonly string[], key: (x: string) => string, s: string) => {
     const keys = new Set(list.map(key));
@@ -110,8 +135,14 @@ export function classify(walk: Walk, skillsDirs: readonly string[] | null, realO
   };
   if (skillsDirs === null) {
     const isNested = within(found, (x) => x, '/');
-    const nested = found.filter(isNested);
-    return { ...base, skills: found.filter((d) => !isNested(d)), nested, unchecked };
+    return {
+      ...base,
+      ...withRoot(
+        found.filter((d) => !isNested(d)),
+        found.filter(isNested),
+      ),
+      unchecked,
+    };
   }
   const realOfFound = (d: string) => walk.realPaths.get(d)!;
   const homes = skillsDirs.map((d) => realOf(d)).filter((r): r is string => r !== null);
@@ -130,7 +161,7 @@ export function classify(walk: Walk, skillsDirs: readonly string[] | null, realO
     if (restNested(d)) continue;
     unchecked.push({ dir: d, reason: homes.includes(realOfFound(d)) ? 'skills-dir' : 'outside' });
   }
-  return { ...base, skills: [...skills].sort(), nested: [...nested].sort(), unchecked };
+  return { ...base, ...withRoot([...skills].sort(), [...nested].sort()), unchecked };
 }
 
 /**

@@ -8,6 +8,7 @@ import { classify, foldersOf, homesOf, resolveSkillsDirs, type Discovery, type U
 import { IgnoreRules } from '../discover/ignore.js';
 import { walkProject, type IgnoredFolder } from '../discover/walk.js';
 import { declaredStates, linkPlaces, namedPlace } from '../model/skill.js';
+import { holdsOneOf, inOneOf, inSkillDir, skillDirName, skillsInside } from '../model/skill-dir.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
@@ -149,8 +150,13 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
       throw new ProjectError(`skills directory '${missing[0]}' not found in ${displayRoot}${where}`);
     }
     // the loop-language preset's default: say where the skills are instead
-    const elsewhere = classify(walkProject(root, rules), [], realOf).unchecked.filter((u) => u.dir !== '');
+    const unchecked = classify(walkProject(root, rules), [], realOf).unchecked;
+    const elsewhere = unchecked.filter((u) => u.dir !== '');
     const folders = foldersOf(elsewhere.map((u) => u.dir));
+    // a repository that is one skill: its SKILL.md is at the root
+    const rootSkill = unchecked.some((u) => u.dir === '')
+      ? `; the SKILL.md at the root is a skill: write \`skills_dir: .\` in ${loaded.file ?? '.loopkit.yaml'} to check a repository that is one skill (the folders below with a SKILL.md are skills too)`
+      : '';
     const shown =
       folders
         .slice(0, 3)
@@ -160,7 +166,8 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
       `skills directory '${DEFAULT_SKILLS_DIR}' (the default of skills_dir) not found in ${displayRoot}` +
         (elsewhere.length > 0
           ? `; ${elsewhere.length} SKILL.md ${elsewhere.length === 1 ? 'file is' : 'files are'} in ${shown}: name ${folders.length === 1 ? 'that folder' : 'those folders'} in skills_dir in ${loaded.file ?? '.loopkit.yaml'}, or write \`extends: agent-skills\` to check every SKILL.md of the project`
-          : ''),
+          : '') +
+        rootSkill,
     );
   }
   if (dirs.length === 0) throw new ProjectError(`no directory matches skills_dir (${patterns.join(', ')}) in ${displayRoot}`);
@@ -263,22 +270,28 @@ export async function readProjectFiles(opts: LoadProjectOptions): Promise<Projec
   const add = (job: FileJob, skill: number) => addFile(opts, files, job, skill);
   // a folder the walk could not read may hold skills: that is no PASS (never a note only)
   for (const folder of opts.layout.unreadable) {
-    problems.push({ code: 'skill-read-error', file: folder, message: `Failed to read the folder ${folder}/: any skill in it was not checked` });
+    problems.push({
+      code: 'skill-read-error',
+      file: folder,
+      message: `Failed to read the folder ${folder}/: any skill in it was not checked`,
+    });
   }
   runner.expect?.(dirs.length);
   for (const dir of dirs) {
     const absDir = join(root, dir);
-    const skillPath = `${dir}/SKILL.md`;
+    const skillPath = inSkillDir(dir, 'SKILL.md');
     const skillRead = read(join(absDir, 'SKILL.md'));
     if ('error' in skillRead) {
       problems.push({ code: 'skill-read-error', file: skillPath, message: `Failed to read ${skillPath}: ${skillRead.error}` });
       continue;
     }
     const index = drafts.length;
-    const entries = listDir(absDir, root);
+    // the skills below a root skill are skills of their own: their folders are none of its files
+    const inner = skillsInside(dir, dirs);
+    const entries = listDir(absDir, root).filter((e) => !holdsOneOf(e.name, inner));
     const draft: SkillDraft = {
       dir,
-      dirName: dir.split('/').pop()!,
+      dirName: skillDirName(dir, root),
       skillPath,
       loopPath: null,
       handoffsPath: null,
@@ -287,9 +300,9 @@ export async function readProjectFiles(opts: LoadProjectOptions): Promise<Projec
     };
     drafts.push(draft);
     // the markdown files next to SKILL.md and in its sub-folders (`references/x.md`)
-    const siblings = markdownFilesUnder(absDir, root, 2);
+    const siblings = markdownFilesUnder(absDir, root, 2).filter((p) => !inOneOf(p, inner));
     await add({ path: skillPath, kind: 'skill', text: skillRead.text, siblings }, index);
-    const loopPath = `${dir}/LOOP.md`;
+    const loopPath = inSkillDir(dir, 'LOOP.md');
     const loopRead = read(join(absDir, 'LOOP.md'));
     if ('text' in loopRead) {
       if (readsLoop(opts.presets, loaded.config, loopRead.text)) {
@@ -303,7 +316,7 @@ export async function readProjectFiles(opts: LoadProjectOptions): Promise<Projec
     if (draft.loopPath === null && draft.loopReadError === undefined) {
       const h = read(join(absDir, 'HANDOFFS.md'));
       if ('text' in h) {
-        draft.handoffsPath = `${dir}/HANDOFFS.md`;
+        draft.handoffsPath = inSkillDir(dir, 'HANDOFFS.md');
         await add({ path: draft.handoffsPath, kind: 'handoffs', text: h.text }, index);
       }
     }
@@ -313,7 +326,7 @@ export async function readProjectFiles(opts: LoadProjectOptions): Promise<Projec
         if (e.kind !== 'file') continue;
         const r = read(join(absDir, 'scripts', e.name));
         if (!('text' in r) || r.text.length > MAX_SCRIPT_BYTES) continue;
-        const path = `${dir}/scripts/${e.name}`;
+        const path = inSkillDir(dir, `scripts/${e.name}`);
         draft.scripts.push(path);
         await add({ path, kind: 'script', text: r.text }, index);
       }
@@ -328,7 +341,7 @@ export async function readProjectFiles(opts: LoadProjectOptions): Promise<Projec
 
 /** Where a link of a skill's SKILL.md leads, project-relative. */
 function referencePath(draft: SkillDraft, target: string): string {
-  return posix.normalize(`${draft.dir}/${decodeTarget(target)}`);
+  return posix.normalize(inSkillDir(draft.dir, decodeTarget(target)));
 }
 
 /** The reference phase: the files SKILL.md links to that were not read yet (each once), through the per-file phase. */
@@ -369,7 +382,10 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const skills: Skill[] = drafts.map((draft) => {
     const facts = markdown.get(draft.skillPath)!.facts;
     const sf = facts.skill!;
-    const fmName = sf.frontmatter?.entries.find((e) => e.key === 'name')?.value;
+    const fmValue = sf.frontmatter?.entries.find((e) => e.key === 'name')?.value;
+    const fmName = typeof fmValue === 'string' && fmValue.trim() !== '' ? fmValue.trim() : undefined;
+    // the root skill's folder is named by where the repository was cloned: its name is the frontmatter's
+    const dirName = draft.dir === '' ? skillDirName('', root, fmName) : draft.dirName;
     const loopFacts = draft.loopPath ? markdown.get(draft.loopPath)!.facts : null;
     const handoffFacts = draft.handoffsPath ? markdown.get(draft.handoffsPath)!.facts : null;
     const references = new Map<string, ReferencedFile>();
@@ -379,8 +395,8 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
       references.set(target, { target, file });
     }
     const skill: Skill = {
-      name: typeof fmName === 'string' && fmName.trim() !== '' ? fmName.trim() : draft.dirName,
-      dirName: draft.dirName,
+      name: fmName ?? dirName,
+      dirName,
       dir: draft.dir,
       skillFile: facts.file,
       frontmatter: sf.frontmatter,

@@ -6,7 +6,9 @@
  * sections; rule codes in suppression comments and under `rules:` in `.loopkit.yaml`.
  */
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver';
+import { posix } from 'node:path';
 import { ruleIndex } from '../engine/run.js';
+import { shownSkillDir, skillDirName } from '../model/skill-dir.js';
 import { FRONTMATTER_KEYS } from '../rules/lib/frontmatter-keys.js';
 import { sectionKey } from '../util/text.js';
 import type { FeatureContext } from './context.js';
@@ -124,7 +126,12 @@ function loopItems(ctx: FeatureContext, prefix: string, line: number): Completio
   if (/^handoff\s+\S+\s+t?$/u.test(body))
     return [{ label: 'to', kind: CompletionItemKind.Keyword, textEdit: { range: here.range, newText: 'to ' } }];
   if (/^handoff\s+[\p{L}\p{M}\p{N}_-]*$/u.test(body)) {
-    const skills = items(ctx.index.skills.keys(), CompletionItemKind.Module, here.range, (s) => `skill · ${ctx.index.skills.get(s)!.dir}`);
+    const skills = items(
+      ctx.index.skills.keys(),
+      CompletionItemKind.Module,
+      here.range,
+      (s) => `skill · ${shownSkillDir(ctx.index.skills.get(s)!.dir)}`,
+    );
     skills.push({
       label: 'done',
       kind: CompletionItemKind.Keyword,
@@ -192,7 +199,8 @@ function skillItems(ctx: FeatureContext, prefix: string, line: number): Completi
       }));
     }
     if (/^name:\s*[\p{L}\p{N}_-]*$/u.test(prefix)) {
-      const dir = ctx.path.split('/').slice(-2, -1)[0];
+      // a root SKILL.md (a repository that is one skill): the project folder's name, as loopkit names the skill without one
+      const dir = skillDirName(posix.dirname(ctx.path) === '.' ? '' : posix.dirname(ctx.path), ctx.root);
       return dir ? items([dir], CompletionItemKind.Value, here.range, () => 'the folder name') : [];
     }
     return [];

@@ -13,6 +13,7 @@ import type { Checked } from './host.js';
 import { graphFromEdges, type Edge, type StateGraph } from '../graph/graph.js';
 import { judgeMove, legalMoves, runEnded, type Legal } from '../graph/moves.js';
 import { skillStates } from '../model/schema.js';
+import { isInsideDir } from '../model/skill-dir.js';
 import type { Project, Skill } from '../model/types.js';
 import { exists, readText } from '../parse/fs.js';
 import { TraceChecker } from '../runtime/trace-check.js';
@@ -158,7 +159,7 @@ export function checkAnswer(result: Checked, files: readonly string[] | undefine
       }
       return rel;
     });
-    diagnostics = diagnostics.filter((d) => wanted.some((w) => d.file === w || d.file.startsWith(`${w}/`)));
+    diagnostics = diagnostics.filter((d) => wanted.some((w) => d.file === w || isInsideDir(d.file, w)));
   }
   const c = counts(diagnostics);
   return { pass: c.errors === 0, ...c, skills: result.project.skills.length, diagnostics: diagnostics.map(diagnosticOut) };

@@ -1,5 +1,6 @@
 /** Derived facts of a skill that depend on the configuration (computed in the project phase). */
 import { posix } from 'node:path';
+import { inSkillDir, isInsideDir } from './skill-dir.js';
 import type { DeclaredState, DirEntry, SkillFacts } from './types.js';
 
 /**
@@ -12,9 +13,11 @@ import type { DeclaredState, DirEntry, SkillFacts } from './types.js';
 export function linkPlaces(path: string, fromSkillDir: boolean, file: string, skillDir: string): string[] {
   if (path === '') return [file];
   const rel = path.replace(/\\/gu, '/');
-  const dir = posix.dirname(file);
+  const parent = posix.dirname(file);
+  // the folder that holds the file, '' at the root (as a root skill's folder is written)
+  const dir = parent === '.' ? '' : parent;
   const first = posix.normalize(posix.join(fromSkillDir ? skillDir : dir, rel));
-  if (fromSkillDir || dir === skillDir || !dir.startsWith(`${skillDir}/`) || rel.startsWith('../') || rel.startsWith('./')) return [first];
+  if (fromSkillDir || dir === skillDir || !isInsideDir(dir, skillDir) || rel.startsWith('../') || rel.startsWith('./')) return [first];
   return [first, posix.normalize(posix.join(skillDir, rel))];
 }
 
@@ -29,7 +32,7 @@ export function namedPlace(path: string, skillDir: string, entries: readonly Dir
   const slash = path.indexOf('/');
   const first = (slash === -1 ? path : path.slice(0, slash)).toLowerCase();
   const kind = slash === -1 ? 'file' : 'dir';
-  return entries.some((e) => e.kind === kind && e.name.toLowerCase() === first) ? posix.normalize(`${skillDir}/${path}`) : null;
+  return entries.some((e) => e.kind === kind && e.name.toLowerCase() === first) ? posix.normalize(inSkillDir(skillDir, path)) : null;
 }
 
 /** Where a link lands: the first of its places that exists (`existing`), else null. */

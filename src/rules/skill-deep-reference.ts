@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
 import { linkLanding, linkPlaces } from '../model/skill.js';
+import { inSkillDir, isInsideDir, relativeToDir } from '../model/skill-dir.js';
 import { decodePath } from '../util/paths.js';
 import { isAssetPath, isContractFile, isMetaFile, mentionedSiblings, referencedFiles, skillLinks } from './lib/skill-files.js';
 
@@ -33,10 +34,10 @@ export default defineRule({
       // the repository's AGENTS.md or README, linked for context, is not one of the skill's reference files
       if (isMetaFile(posix.basename(file.path))) continue;
       // a template or asset (`assets/templates/report.md`) is handed out whole; its links name the files of what it becomes
-      if (file.path.startsWith(`${skill.dir}/`) && isAssetPath(file.path.slice(skill.dir.length + 1))) continue;
+      if (isInsideDir(file.path, skill.dir) && isAssetPath(relativeToDir(file.path, skill.dir))) continue;
       const links = skillLinks(skill);
       // a file SKILL.md links or names is one step from it, whoever else links it
-      const named = (fileData(skill.skillFile.path) ?? []).map((rel) => `${skill.dir}/${rel}`);
+      const named = (fileData(skill.skillFile.path) ?? []).map((rel) => inSkillDir(skill.dir, rel));
       const direct = new Set([skill.skillFile.path, ...links.map((l) => l.path), ...named].map((p) => p.toLowerCase()));
       const own = file.path.toLowerCase();
       const nested = file.links.find((l) => {
@@ -48,7 +49,7 @@ export default defineRule({
         const path = landing.toLowerCase();
         // a document of the repository outside every skill (`../../../../docs/SHARED-SERVICES.md`) is not a
         // reference file (it ships with no skill); another skill's reference file still is
-        if (!project.skills.some((s) => landing.startsWith(`${s.dir}/`))) return false;
+        if (!project.skills.some((s) => isInsideDir(landing, s.dir))) return false;
         // links back to SKILL.md, to itself, to a file SKILL.md links anyway, or to another
         // skill's SKILL.md (a handoff to that skill, not a deeper reference) add no depth
         // … nor does a file for people or for the agents editing the repository (a breadcrumb to the root CLAUDE.md)

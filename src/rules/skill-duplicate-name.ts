@@ -1,4 +1,5 @@
 import { defineRule } from '../engine/rule.js';
+import { isInsideDir, shownSkillDir } from '../model/skill-dir.js';
 import type { Skill } from '../model/types.js';
 import { namePlace } from './lib/skill-places.js';
 
@@ -21,7 +22,7 @@ export default defineRule({
   check({ project, report }) {
     // the skills directory a skill was found in: the longest one its path starts with
     const dirs = [...project.skillsDirs].sort((a, b) => b.length - a.length);
-    const home = (skill: Skill) => dirs.find((d) => d === '' || skill.dir.startsWith(`${d}/`)) ?? '';
+    const home = (skill: Skill) => dirs.find((d) => isInsideDir(skill.dir, d)) ?? '';
     const firstByName = new Map<string, Skill>();
     for (const skill of project.skills) {
       // a name that is not its folder's is skill-name-mismatch-dir's (or, when its form is wrong, the
@@ -37,7 +38,7 @@ export default defineRule({
       }
       report({
         messageId: 'duplicate',
-        data: { name: skill.name, other: first.dir },
+        data: { name: skill.name, other: shownSkillDir(first.dir) },
         at: { file: skill.skillFile.path, ...namePlace(skill) },
         skill: skill.name,
         related: [{ message: `first skill named '${skill.name}'`, file: first.skillFile.path, ...namePlace(first) }],

@@ -1,4 +1,5 @@
 import { defineRule } from '../engine/rule.js';
+import { shownSkillDir } from '../model/skill-dir.js';
 import { isValidSkillName } from '../util/naming.js';
 import { entryPlace } from './lib/frontmatter-fields.js';
 import { writtenName } from './lib/name-advice.js';
@@ -28,6 +29,9 @@ export default defineRule({
   },
   check({ project, report }) {
     for (const skill of project.skills) {
+      // the root skill's folder is the one the repository was cloned into or installed under: its
+      // name is not the author's choice, so there is nothing to compare the name with
+      if (skill.dir === '') continue;
       const name = writtenName(skill);
       if (!name || name.text === skill.dirName) continue;
       // a name of the wrong form is reported by the rule about its form, whose hint gives a name
@@ -38,7 +42,7 @@ export default defineRule({
       const messageId = other ? (dirOk ? 'taken' : 'takenBadDir') : dirOk ? 'mismatch' : 'badDir';
       report({
         messageId,
-        data: { name: name.text, dir: skill.dirName, other: other?.dir ?? '' },
+        data: { name: name.text, dir: skill.dirName, other: other ? shownSkillDir(other.dir) : '' },
         at: entryPlace(skill, name.entry),
         skill: skill.name,
       });

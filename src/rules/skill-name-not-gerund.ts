@@ -1,5 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { isGerundName } from '../util/naming.js';
+import { chosenName } from './lib/name-advice.js';
 import { namePlace } from './lib/skill-places.js';
 
 export default defineRule({
@@ -20,7 +21,8 @@ export default defineRule({
   },
   check({ project, report }) {
     for (const skill of project.skills) {
-      if (isGerundName(skill.name)) continue;
+      // a root skill without a name of its own is named after its checkout folder: no choice to judge
+      if (chosenName(skill) === null || isGerundName(skill.name)) continue;
       report({
         messageId: 'notGerund',
         data: { name: skill.name },

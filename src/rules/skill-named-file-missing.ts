@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import type { Node, Parent } from 'unist';
 import { defineRule } from '../engine/rule.js';
 import { namedPlace } from '../model/skill.js';
+import { relativeToDir } from '../model/skill-dir.js';
 import type { NamedPath } from '../model/types.js';
 
 /** A path SKILL.md names, kept by the file part. */
@@ -119,8 +120,7 @@ export default defineRule<'missing' | 'otherCase', Named[]>({
         seen.add(place);
         const at = { file: skill.skillFile.path, line: named.line, column: named.column };
         if (found === null) report({ messageId: 'missing', data: { path: named.path }, at, skill: skill.name });
-        else
-          report({ messageId: 'otherCase', data: { path: named.path, actual: posix.relative(skill.dir, found) }, at, skill: skill.name });
+        else report({ messageId: 'otherCase', data: { path: named.path, actual: relativeToDir(found, skill.dir) }, at, skill: skill.name });
       }
     }
   },

@@ -1,5 +1,6 @@
 import { defineRule } from '../engine/rule.js';
 import { nameClass, type NameClass } from '../util/naming.js';
+import { chosenName } from './lib/name-advice.js';
 import { namePlace } from './lib/skill-places.js';
 
 const CLASSES: readonly NameClass[] = ['gerund', 'noun', 'action-prefix'];
@@ -22,8 +23,10 @@ export default defineRule({
     },
   },
   check({ project, report }) {
-    if (project.skills.length < 2) return;
-    const classified = project.skills.map((skill) => ({ skill, cls: nameClass(skill.name) }));
+    // a root skill without a name of its own is named after its checkout folder: no choice to judge
+    const named = project.skills.filter((skill) => chosenName(skill) !== null);
+    if (named.length < 2) return;
+    const classified = named.map((skill) => ({ skill, cls: nameClass(skill.name) }));
     const count = (c: NameClass) => classified.filter((x) => x.cls === c).length;
     const counts = new Map(CLASSES.map((c) => [c, count(c)] as const));
     if (CLASSES.filter((c) => counts.get(c)! > 0).length < 2) return;

@@ -25,6 +25,9 @@ export default defineRule({
   },
   check({ project, fileData, report }) {
     for (const skill of project.skills) {
+      // a skill at the project root shares its folder with the repository, whose files for people
+      // (ROADMAP.md, TODOS.md, ACCEPTANCE.md, …) sit beside the skill's: no telling them apart
+      if (skill.dir === '') continue;
       const mentioned = new Set(fileData(skill.skillFile.path) ?? []);
       const linked = new Set(skillLinks(skill).map((l) => l.path.toLowerCase()));
       for (const entry of skill.entries) {

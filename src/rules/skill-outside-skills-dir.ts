@@ -20,8 +20,8 @@ export default defineRule({
         help: 'Move it into a folder of its own inside {dir}/, or name the folder above {dir}/ in skills_dir; if it is not a skill, add {dir}/SKILL.md to ignores: in {config}.',
       },
       root: {
-        message: 'The SKILL.md at the project root was not checked: loopkit checks the skill folders below the root',
-        help: 'Check the skill from the folder that holds its folder, or keep it in a folder of its own (<name>/SKILL.md); if the file is not a skill (an index of the collection), add /SKILL.md to ignores: in {config}.',
+        message: 'The skill at the project root was not checked: it is outside skills_dir ({dirs})',
+        help: 'To check it (a repository that is one skill, or a router skill at the top of its collection), add . to skills_dir in {config}: the root is then a skills directory, whose own SKILL.md is a skill too; if the file is not a skill, add /SKILL.md to ignores: in {config}.',
       },
     } satisfies Record<UncheckedReason, { message: string; help: string }>,
   },

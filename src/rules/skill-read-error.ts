@@ -6,7 +6,8 @@ export default defineRule({
     defaultSeverity: 'error',
     certainty: 'definite',
     category: 'discovery',
-    description: 'Require every SKILL.md and LOOP.md of a skill to be readable UTF-8 text, and every folder that may hold skills to be readable',
+    description:
+      'Require every SKILL.md and LOOP.md of a skill to be readable UTF-8 text, and every folder that may hold skills to be readable',
     scope: 'project',
     reference: 'improved',
     messages: {

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
+import { inSkillDir, isInsideDir } from '../model/skill-dir.js';
 import { isContractFile, isMetaFile, isTemplateFile, referencedFiles, skillLinks } from './lib/skill-files.js';
 import { hasTableOfContents } from './lib/toc.js';
 
@@ -32,7 +33,7 @@ export default defineRule({
       if (isContractFile(posix.basename(file.path))) continue;
       // the repository's CLAUDE.md or README is not reference reading, and a template in assets/ is
       // copied into what the skill produces (a table of contents would end up in every copy)
-      if (isMetaFile(posix.basename(file.path)) || file.path.startsWith(`${skill.dir}/assets/`)) continue;
+      if (isMetaFile(posix.basename(file.path)) || isInsideDir(file.path, inSkillDir(skill.dir, 'assets'))) continue;
       // … nor a template kept elsewhere (`references/brief-template.md`): a skeleton of the output, read whole
       if (isTemplateFile(skill, file)) continue;
       const lines = file.lineCount;

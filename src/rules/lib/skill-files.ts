@@ -4,6 +4,7 @@
  * (`` `ref.md` ``, "see ref.md"), which an agent follows just as well.
  */
 import { posix } from 'node:path';
+import { relativeToDir, skillHolding } from '../../model/skill-dir.js';
 import type { FileModel, Skill } from '../../model/types.js';
 import { resolveTarget } from '../../util/paths.js';
 
@@ -113,7 +114,8 @@ function mentionedIn(hay: string, name: string, dirName: string): boolean {
     const after = hay.slice(i + needle.length, i + needle.length + 2);
     if (after !== '' && (/^[\p{L}\p{M}\p{N}_\-/\\]/u.test(after) || /^\.[\p{L}\p{N}]/u.test(after))) continue;
     let before = hay.slice(0, i);
-    if (before.endsWith(dirPrefix)) {
+    // (a root skill's SKILL.md has no folder name in its path: nothing to strip)
+    if (dirName !== '' && before.endsWith(dirPrefix)) {
       const prev = before.slice(-dirPrefix.length - 1, -dirPrefix.length);
       if (prev === '' || prev === '/' || !NAME_CHAR.test(prev)) return true;
       continue;
@@ -164,14 +166,15 @@ export interface SkillReference {
 
 /**
  * Every readable file linked from a SKILL.md, once per path: a file shared by several skills is
- * attributed to the skill whose directory holds it (else to the first skill that links it).
+ * attributed to the skill whose directory holds it (else to the first skill that links it). A file
+ * of a skill below the root skill is that skill's (skillHolding), not the root skill's.
  */
 export function referencedFiles(skills: readonly Skill[]): SkillReference[] {
   const all: SkillReference[] = [];
   for (const skill of skills) {
     for (const { target, file } of skill.references.values()) if (file) all.push({ skill, target, file });
   }
-  const owned = (r: SkillReference) => r.file.path.startsWith(`${r.skill.dir}/`);
+  const owned = (r: SkillReference) => skillHolding(skills, r.file.path) === r.skill;
   const seen = new Set<string>();
   const out: SkillReference[] = [];
   for (const r of [...all.filter(owned), ...all.filter((x) => !owned(x))]) {
@@ -189,7 +192,7 @@ export function referencedFiles(skills: readonly Skill[]): SkillReference[] {
  */
 export function ownReferenceFiles(skills: readonly Skill[]): SkillReference[] {
   return referencedFiles(skills).filter(
-    ({ skill, file }) => file.path.startsWith(`${skill.dir}/`) && !isContractFile(posix.basename(file.path)),
+    ({ skill, file }) => skillHolding(skills, file.path) === skill && !isContractFile(posix.basename(file.path)),
   );
 }
 
@@ -204,7 +207,7 @@ export function isTemplatePath(path: string): boolean {
 
 /** isTemplatePath for a file of the project, below the skill's directory. */
 export function isTemplateFile(skill: Skill, file: FileModel): boolean {
-  return isTemplatePath(file.path.slice(skill.dir.length));
+  return isTemplatePath(relativeToDir(file.path, skill.dir));
 }
 
 /**

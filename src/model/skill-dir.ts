@@ -1,0 +1,77 @@
+/**
+ * Paths inside a skill's folder. A skill's folder is a project-relative path, and '' for the root
+ * skill — a repository that is one skill (SKILL.md, scripts/, references/ at its top), or a router
+ * skill at the top of its collection. Every "path inside a skill's folder" goes through here, so the
+ * root skill needs no special case elsewhere (`${dir}/SKILL.md` would be `/SKILL.md` for it).
+ */
+import { basename, resolve } from 'node:path';
+
+/** The project-relative path of `rel` inside the folder `dir`: `SKILL.md` for the root skill, `skills/a/SKILL.md` for `skills/a`. */
+export function inSkillDir(dir: string, rel: string): string {
+  if (dir === '') return rel;
+  return rel === '' ? dir : `${dir}/${rel}`;
+}
+
+/** Is the project-relative `path` strictly inside the folder `dir`? The root ('') holds every path of the project. */
+export function isInsideDir(path: string, dir: string): boolean {
+  if (dir === '') return path !== '' && path !== '.' && path !== '..' && !path.startsWith('../') && !path.startsWith('/');
+  return path.startsWith(`${dir}/`);
+}
+
+/** `path` relative to the folder `dir` that holds it (isInsideDir): `references/a.md`. */
+export function relativeToDir(path: string, dir: string): string {
+  return dir === '' ? path : path.slice(dir.length + 1);
+}
+
+/** The folder of a skill as messages show it: `skills/a`, and `./` for the root skill. */
+export function shownSkillDir(dir: string): string {
+  return dir === '' ? './' : dir;
+}
+
+/**
+ * The name of a skill's folder, as messages and name suggestions use it: the last part of its path.
+ * The root skill's folder is the one the repository was cloned into or installed under, which is
+ * not the author's choice: its frontmatter name when it has one, else that folder's name.
+ */
+export function skillDirName(dir: string, root: string, frontmatterName?: string): string {
+  if (dir !== '') return dir.slice(dir.lastIndexOf('/') + 1);
+  return frontmatterName !== undefined && frontmatterName !== '' ? frontmatterName : basename(resolve(root)) || 'skill';
+}
+
+/**
+ * The folders of `dirs` (skill folders) strictly inside the skill folder `dir`, relative to it: the
+ * skills below a root skill, which are skills of their own and none of its files. Empty for every
+ * other skill.
+ */
+export function skillsInside(dir: string, dirs: readonly string[]): string[] {
+  return dirs.filter((d) => d !== dir && isInsideDir(d, dir)).map((d) => relativeToDir(d, dir));
+}
+
+/** Is `path` (relative to a skill's folder) one of the folders `inner` (skillsInside), or inside one? */
+export function inOneOf(path: string, inner: readonly string[]): boolean {
+  return inner.some((d) => path === d || path.startsWith(`${d}/`));
+}
+
+/** Is `path` (relative to a skill's folder) one of the folders `inner` (skillsInside), or does it hold one? */
+export function holdsOneOf(path: string, inner: readonly string[]): boolean {
+  return inner.some((d) => d === path || d.startsWith(`${path}/`));
+}
+
+const owners = new WeakMap<readonly { dir: string }[], Map<string, { dir: string }>>();
+
+/**
+ * The skill whose folder holds the project-relative `path`: the deepest one, so a file of a skill
+ * below the root skill is that skill's, not the root skill's. Null when no skill's folder holds it.
+ */
+export function skillHolding<S extends { dir: string }>(skills: readonly S[], path: string): S | null {
+  let byDir = owners.get(skills) as Map<string, S> | undefined;
+  if (byDir === undefined) {
+    byDir = new Map(skills.map((s) => [s.dir, s]));
+    owners.set(skills, byDir);
+  }
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
+    const s = byDir.get(path.slice(0, i));
+    if (s !== undefined) return s;
+  }
+  return isInsideDir(path, '') ? (byDir.get('') ?? null) : null;
+}

@@ -1,0 +1,67 @@
+/** Paths inside a skill's folder, for a skill below the root and for the root skill (dir ''). */
+import { describe, expect, it } from 'vitest';
+import { linkPlaces, namedPlace } from '../src/model/skill.js';
+import {
+  holdsOneOf,
+  inOneOf,
+  inSkillDir,
+  isInsideDir,
+  relativeToDir,
+  shownSkillDir,
+  skillDirName,
+  skillHolding,
+  skillsInside,
+} from '../src/model/skill-dir.js';
+
+describe('a path inside a skill folder', () => {
+  it('joins, tests and cuts the same way for the root skill and a skill below it', () => {
+    expect(inSkillDir('skills/a', 'SKILL.md')).toBe('skills/a/SKILL.md');
+    expect(inSkillDir('', 'SKILL.md')).toBe('SKILL.md');
+    expect(inSkillDir('skills/a', '')).toBe('skills/a');
+    expect(isInsideDir('skills/a/references/x.md', 'skills/a')).toBe(true);
+    expect(isInsideDir('skills/ab/x.md', 'skills/a')).toBe(false);
+    expect(isInsideDir('skills/a', 'skills/a')).toBe(false);
+    // the root holds every path of the project, but not itself nor what lies outside it
+    expect(isInsideDir('references/x.md', '')).toBe(true);
+    expect(isInsideDir('', '')).toBe(false);
+    expect(isInsideDir('../x.md', '')).toBe(false);
+    expect(relativeToDir('skills/a/references/x.md', 'skills/a')).toBe('references/x.md');
+    expect(relativeToDir('references/x.md', '')).toBe('references/x.md');
+    expect(shownSkillDir('')).toBe('./');
+    expect(shownSkillDir('skills/a')).toBe('skills/a');
+  });
+
+  it("names the root skill's folder by its frontmatter name, else by the folder it was checked in", () => {
+    expect(skillDirName('skills/running-a', '/x/repo')).toBe('running-a');
+    expect(skillDirName('skills/running-a', '/x/repo', 'other')).toBe('running-a');
+    expect(skillDirName('', '/x/pdf-skill-main', 'filling-forms')).toBe('filling-forms');
+    expect(skillDirName('', '/x/pdf-skill-main')).toBe('pdf-skill-main');
+  });
+
+  it('the skills below the root skill are none of its files', () => {
+    const dirs = ['', 'skills/a', 'skills/b'];
+    expect(skillsInside('', dirs)).toEqual(['skills/a', 'skills/b']);
+    expect(skillsInside('skills/a', dirs)).toEqual([]);
+    expect(inOneOf('skills/a/notes.md', ['skills/a'])).toBe(true);
+    expect(inOneOf('skills/ab/notes.md', ['skills/a'])).toBe(false);
+    expect(holdsOneOf('skills', ['skills/a'])).toBe(true);
+    expect(holdsOneOf('references', ['skills/a'])).toBe(false);
+    const skills = dirs.map((dir) => ({ dir }));
+    expect(skillHolding(skills, 'skills/a/references/x.md')).toBe(skills[1]);
+    expect(skillHolding(skills, 'references/x.md')).toBe(skills[0]);
+    expect(skillHolding(skills, 'skills/c/x.md')).toBe(skills[0]);
+    expect(skillHolding(skills.slice(1), 'docs/x.md')).toBeNull();
+  });
+
+  it("a reference file's link lands beside it, then in the skill's folder: the root's too", () => {
+    expect(linkPlaces('references/b.md', false, 'references/a.md', '')).toEqual(['references/references/b.md', 'references/b.md']);
+    expect(linkPlaces('references/b.md', false, 'skills/x/references/a.md', 'skills/x')).toEqual([
+      'skills/x/references/references/b.md',
+      'skills/x/references/b.md',
+    ]);
+    expect(linkPlaces('b.md', false, 'SKILL.md', '')).toEqual(['b.md']);
+    expect(linkPlaces('references/b.md', true, 'references/a.md', '')).toEqual(['references/b.md']);
+    expect(namedPlace('references/forms.md', '', [{ name: 'references', kind: 'dir' }])).toBe('references/forms.md');
+    expect(namedPlace('FORMS.md', '', [{ name: 'forms.md', kind: 'file' }])).toBe('FORMS.md');
+  });
+});

@@ -1,5 +1,5 @@
 /** File reading for the parse layer: bounded, UTF-8 checked, never throws. */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { DirEntry } from '../model/types.js';
 import { decodeUtf8 } from '../util/text.js';
@@ -37,6 +37,15 @@ export function acceptText(text: string, bytes = Buffer.byteLength(text)): ReadR
   if (bytes > MAX_FILE_BYTES) return { error: `File is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
   if (text.includes('\u0000')) return { error: 'File is binary (contains NUL bytes)' };
   return { text };
+}
+
+/** A path's stat (symlinks followed), or null when it cannot be had. */
+export function fileStat(abs: string): Stats | null {
+  try {
+    return statSync(abs);
+  } catch {
+    return null;
+  }
 }
 
 export function exists(abs: string): boolean {

@@ -8,11 +8,13 @@
  * English skills, where o200k_base (GPT-4o) counts 77 %, 84 % and 92 %. It is also the smaller
  * vocabulary, so it loads faster. docs/rules/skill-body-too-many-tokens.md gives the figures.
  *
- * The tokenizer (about a megabyte of vocabulary) is loaded on first use only, and a count is made
- * only when it can matter: every token covers at least one UTF-8 byte, so a text of at most `limit`
- * bytes has at most `limit` tokens and is never counted.
+ * The tokenizer (about a megabyte of vocabulary, 80–100 ms to load) is loaded on first use only, and
+ * a count is made only when it can matter: every token covers at least one UTF-8 byte, so a text of
+ * at most `limit` bytes has at most `limit` tokens and is never counted; nor is a text whose bound
+ * without the tokenizer (tokenBound) is within the limit.
  */
 import { createRequire } from 'node:module';
+import { PIECES, SPLIT } from './cl100k-pieces.js';
 import { byteLength } from './text.js';
 
 interface Encoding {
@@ -48,6 +50,23 @@ export function tokenizerLoaded(): boolean {
   return encoding !== undefined;
 }
 
+let pieces: Set<string> | undefined;
+
+/**
+ * An upper bound of the tokens of `text`, without the tokenizer (past `limit` it stops counting):
+ * the encoding splits a text into pieces (SPLIT) and encodes each on its own, a piece that is a
+ * token as that one token (PIECES holds the most frequent), any other as at most one token a byte.
+ */
+export function tokenBound(text: string, limit = Infinity): number {
+  pieces ??= new Set(PIECES.split('\u007f'));
+  let n = 0;
+  for (const [piece] of text.matchAll(SPLIT)) {
+    n += pieces.has(piece) ? 1 : byteLength(piece);
+    if (n > limit) break;
+  }
+  return n;
+}
+
 /** The number of tokens of `text`. */
 export function countTokens(text: string): number {
   return text === '' ? 0 : tokenizer().countTokens(text, AS_TEXT);
@@ -59,7 +78,7 @@ export function countTokens(text: string): number {
  */
 export function tokensOver(text: string, limit: number): number | null {
   // a UTF-16 unit is at most 3 UTF-8 bytes: the byte length need not even be computed
-  if (text.length * 3 <= limit || byteLength(text) <= limit) return null;
+  if (text.length * 3 <= limit || byteLength(text) <= limit || tokenBound(text, limit) <= limit) return null;
   const within = tokenizer().isWithinTokenLimit(text, limit, AS_TEXT);
   return within === false ? countTokens(text) : null;
 }

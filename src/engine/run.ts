@@ -270,46 +270,14 @@ export async function planRun(
 
 export async function lint(options: LintOptions): Promise<LintResult> {
   const index = ruleIndex();
-  let selected: readonly Rule[] = rules;
-  let enabled: Rule[];
-  let plan: SeverityPlan;
-  if (options.only && options.only.length > 0) {
-    const chosen = options.only.map((name) => {
-      const r = index.get(name);
-      if (!r) {
-        const guess = closest(name, [...index.keys()]);
-        throw new UsageError(`unknown rule '${name}'${guess ? `; did you mean '${guess}'?` : ''}`);
-      }
-      return r;
-    });
-    selected = rules.filter((r) => chosen.includes(r));
-  }
-
+  const selected = selectedRules(options.only, index);
   const root = projectDirectory(options.root);
-  const runner = createRunner(options, rules);
-  let loadedProject: LoadedProject;
-  let prepared: Prepared;
-  try {
-    ({ prepared, plan, enabled } = await planRun(root, options.root, runner, options, index, selected));
-    const { loaded, layout, presets } = prepared;
-    loadedProject = await loadProject({
-      root,
-      displayRoot: options.root,
-      loaded,
-      layout,
-      presets,
-      references: enabled.some((r) => r.meta.references === true),
-      runner,
-      ...(options.overlay ? { overlay: options.overlay } : {}),
-    });
-  } finally {
-    await runner.close();
-  }
+  const runner = createRunner({ projectRoot: root, ...options }, rules);
+  const { prepared, plan, enabled, loadedProject } = await readForRules(root, options, runner, index, selected);
   const { project } = loadedProject;
   const t2 = performance.now();
   const graph = buildGraph(project);
   const t3 = performance.now();
-
   const byRule: Record<string, number> = {};
   const result = runRules(loadedProject, graph, enabled, plan, index, byRule);
   const t4 = performance.now();
@@ -334,6 +302,47 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   if (prepared.presetNote !== undefined) out.presetNote = prepared.presetNote;
   if (prepared.layoutNote !== undefined) out.layoutNote = prepared.layoutNote;
   return out;
+}
+
+/** The rules `--rule` names (codes or aliases), every rule without it; an unknown name is a UsageError. */
+function selectedRules(only: readonly string[] | undefined, index: ReadonlyMap<string, Rule>): readonly Rule[] {
+  if (!only || only.length === 0) return rules;
+  const chosen = only.map((name) => {
+    const r = index.get(name);
+    if (!r) {
+      const guess = closest(name, [...index.keys()]);
+      throw new UsageError(`unknown rule '${name}'${guess ? `; did you mean '${guess}'?` : ''}`);
+    }
+    return r;
+  });
+  return rules.filter((r) => chosen.includes(r));
+}
+
+/** Plan the run and read the project through the per-file phase (the runner is closed after: its cache saved). */
+async function readForRules(
+  root: string,
+  options: LintOptions,
+  runner: Runner,
+  index: ReadonlyMap<string, Rule>,
+  selected: readonly Rule[],
+): Promise<RunPlan & { loadedProject: LoadedProject }> {
+  try {
+    const planned = await planRun(root, options.root, runner, options, index, selected);
+    const { loaded, layout, presets } = planned.prepared;
+    const loadedProject = await loadProject({
+      root,
+      displayRoot: options.root,
+      loaded,
+      layout,
+      presets,
+      references: planned.enabled.some((r) => r.meta.references === true),
+      runner,
+      ...(options.overlay ? { overlay: options.overlay } : {}),
+    });
+    return { ...planned, loadedProject };
+  } finally {
+    await runner.close();
+  }
 }
 
 export type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote' | 'layout'>;

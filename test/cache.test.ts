@@ -50,12 +50,14 @@ describe('the cache of loopkit check', () => {
 
   it('--no-cache and LOOPKIT_NO_CACHE=1 turn it off; --cache wins over the variable; LOOPKIT_NO_CACHE=0 does not', () => {
     const { dir, cacheDir, env } = setup();
-    const plain = run([dir, '--json', '--no-cache'], { env });
-    expect(existsSync(cacheDir)).toBe(false);
     const off = run([dir, '--json', '--timing'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } });
-    expect(off.stdout).toBe(plain.stdout);
     expect(fromCache(off.stderr)[0]).toBe(0);
+    // the variable turns off every cache of loopkit: nothing is written
     expect(existsSync(cacheDir)).toBe(false);
+    const plain = run([dir, '--json', '--no-cache'], { env });
+    expect(off.stdout).toBe(plain.stdout);
+    // --no-cache, the results' cache (the program's compiled code is kept: see below)
+    expect(projectFolders(cacheDir)).toEqual([]);
     expect(run([dir, '--json', '--cache'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } }).stdout).toBe(plain.stdout);
     expect(projectFolders(cacheDir)).toHaveLength(1);
     const on = run([dir, '--json', '--timing'], { env: { ...env, LOOPKIT_NO_CACHE: '0' } });
@@ -165,6 +167,31 @@ describe('the cache of loopkit check', () => {
     const left = projectFolders(cacheDir);
     expect(left).toContain(ids[2]);
     expect(left).not.toContain(ids[0]);
+  });
+});
+
+describe("the program's code cache (dist/cli.cjs with V8's code cache, src/boot.ts)", () => {
+  it('is written by the first run into code/, used by the next, refused and rewritten when broken; never with LOOPKIT_NO_CACHE', () => {
+    const { dir, cacheDir, env } = setup();
+    const off = run([dir, '--json'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } });
+    expect(existsSync(cacheDir)).toBe(false);
+    const first = run([dir, '--json'], { env });
+    expect(first.stdout).toBe(off.stdout);
+    const code = join(cacheDir, 'code');
+    const files = readdirSync(code);
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^cli-${process.version.replace(/\./gu, '\\.')}-\\d+-\\d+\\.bin$`, 'u'))]);
+    const made = statSync(join(code, files[0]!));
+    expect(made.size).toBeGreaterThan(100_000);
+    // used, not written again
+    expect(run([dir, '--json', '--no-cache'], { env }).stdout).toBe(off.stdout);
+    expect(statSync(join(code, files[0]!)).mtimeMs).toBe(made.mtimeMs);
+    // broken: V8 refuses it, the run is the same, and it is written anew
+    writeFileSync(join(code, files[0]!), 'not code');
+    const broken = run([dir, '--json'], { env });
+    expect(broken.stdout).toBe(off.stdout);
+    expect(broken.stderr).toBe('');
+    expect(statSync(join(code, files[0]!)).size).toBeGreaterThan(100_000);
+    expect(readdirSync(code)).toEqual(files);
   });
 });
 

@@ -39,10 +39,10 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { VERSION } from '../version.js';
+import { cacheDirectory, cacheOffByEnv, userCacheDir } from './cache-dir.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ConfigSource } from '../config/read.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
@@ -135,21 +135,10 @@ const configKey = (source: ConfigSource) => (source.text === null ? '-' : conten
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The user's cache directory for loopkit (XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows). */
-export function userCacheDir(env: Env = process.env): string {
-  if (platform() === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'loopkit', 'Cache');
-  if (platform() === 'darwin') return join(homedir(), 'Library', 'Caches', 'loopkit');
-  return join(env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'loopkit');
-}
+export { cacheOffByEnv, userCacheDir };
 
 /** The bound of a cache directory when LOOPKIT_CACHE_MAX_MB does not set one. */
 export const DEFAULT_CACHE_MAX_MB = 512;
-
-/** Does the environment turn the cache off (LOOPKIT_NO_CACHE set to anything but '', 0 or false)? */
-export function cacheOffByEnv(env: Env): boolean {
-  const v = env.LOOPKIT_NO_CACHE?.trim().toLowerCase();
-  return v !== undefined && v !== '' && v !== '0' && v !== 'false';
-}
 
 function isDir(p: string): boolean {
   try {
@@ -204,7 +193,7 @@ export function cacheLocation(projectRoot: string, location: string | undefined,
   if (location !== undefined && location !== '') {
     if (!/[\\/]$/u.test(location) && !isDir(location)) return { file: location };
     dir = location;
-  } else dir = env.LOOPKIT_CACHE_DIR !== undefined && env.LOOPKIT_CACHE_DIR !== '' ? env.LOOPKIT_CACHE_DIR : userCacheDir(env);
+  } else dir = cacheDirectory(env);
   const mb = Number(env.LOOPKIT_CACHE_MAX_MB);
   const maxBytes = (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_CACHE_MAX_MB) * 1024 * 1024;
   return { file: join(dir, projectId(projectRoot), 'cache.json'), sweep: { dir, maxBytes } };

@@ -21,6 +21,7 @@ import {
   isGlobSegment,
   isDirectory,
   listDir,
+  type DirEntries,
   type Listings,
   markdownFilesUnder,
   pathOnDisk,
@@ -220,6 +221,8 @@ export interface ProjectFiles {
   hasReadme: boolean;
   /** milliseconds spent reading files */
   readMs: number;
+  /** the directories listed while reading (each is read once; the model's link checks use them too) */
+  dirs: DirEntries;
 }
 
 /**
@@ -302,7 +305,16 @@ async function addFromDisk(
 export async function readProjectFiles(opts: LoadProjectOptions): Promise<ProjectFiles> {
   const { root, runner } = opts;
   const { dirs } = opts.layout;
-  const files: ProjectFiles = { drafts: [], roles: [], problems: [], markdown: new Map(), scripts: new Map(), hasReadme: false, readMs: 0 };
+  const files: ProjectFiles = {
+    drafts: [],
+    roles: [],
+    problems: [],
+    markdown: new Map(),
+    scripts: new Map(),
+    hasReadme: false,
+    readMs: 0,
+    dirs: new Map(),
+  };
   const { problems } = files;
   const read = fileReader(opts, files);
   // a folder the walk could not read may hold skills: that is no PASS (never a note only)
@@ -334,7 +346,7 @@ async function readSkillFiles(
   const index = drafts.length;
   const skillPath = `${dir}/SKILL.md`;
   // the markdown files next to SKILL.md and in its sub-folders (`references/x.md`): part of its cache key
-  const siblings = markdownFilesUnder(absDir, root, 2);
+  const siblings = markdownFilesUnder(absDir, root, 2, files.dirs);
   const skill = await addFromDisk(opts, files, read, join(absDir, 'SKILL.md'), { path: skillPath, kind: 'skill', siblings }, index);
   if (skill !== true) {
     problems.push({
@@ -350,7 +362,7 @@ async function readSkillFiles(
     skillPath,
     loopPath: null,
     handoffsPath: null,
-    entries: listDir(absDir, root),
+    entries: listDir(absDir, root, files.dirs),
     scripts: null,
   };
   drafts.push(draft);
@@ -378,7 +390,7 @@ async function readSkillFiles(
   }
   if (isDirectory(join(absDir, 'scripts'))) {
     draft.scripts = [];
-    for (const e of listDir(join(absDir, 'scripts'), root)) {
+    for (const e of listDir(join(absDir, 'scripts'), root, files.dirs)) {
       if (e.kind !== 'file') continue;
       const path = `${dir}/scripts/${e.name}`;
       const script = await addFromDisk(
@@ -471,7 +483,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const listings: Listings = opts.listings ?? new Map();
   const onDisk = (place: string) => {
     let found = pathsOnDisk.get(place);
-    if (found === undefined) pathsOnDisk.set(place, (found = pathOnDisk(root, place, listings)));
+    if (found === undefined) pathsOnDisk.set(place, (found = pathOnDisk(root, place, listings, files.dirs)));
     return found;
   };
   const checked = new Set<string>();

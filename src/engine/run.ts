@@ -9,6 +9,7 @@ import { patternProblem } from '../config/patterns.js';
 import { readConfigFile } from '../config/read.js';
 import { applyPresets, defaultPreset, PRESET_NAMES, skillsEverywhere } from '../config/presets.js';
 import type { Config } from '../config/schema.js';
+import { globsFor } from '../discover/discover.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
 import type { FileKind, Project } from '../model/types.js';
@@ -148,6 +149,7 @@ export async function prepare(
           : undefined;
   // every SKILL.md is a skill without a config file, and under a preset that says so where the config writes no skills_dir
   const everywhere = file.file === null || (!file.positions.has('skills_dir') && skillsEverywhere(presets!));
+  await globsFor(file.config.skills_dir);
   const layout = projectLayout(root, displayRoot, file, {
     everywhere,
     ...(options.ignorePatterns ? { ignorePatterns: options.ignorePatterns } : {}),

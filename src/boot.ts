@@ -13,12 +13,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
+import type * as CliExports from './cli.js';
 import { cacheDirectory, cacheOffByEnv } from './engine/cache-dir.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** What dist/cli.cjs exports (src/cli.ts). */
-export type CliModule = typeof import('./cli.js');
+export type CliModule = typeof CliExports;
 
 export interface LoadedCli {
   cli: CliModule;

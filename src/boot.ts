@@ -64,7 +64,8 @@ export function loadCli(program: string, env: Env): LoadedCli {
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, file);
         // the caches of other builds and Nodes are of no more use
-        for (const f of readdirSync(dir)) if (f !== file.slice(dir.length + 1) && f.startsWith('cli-')) rmSync(join(dir, f), { force: true });
+        for (const f of readdirSync(dir))
+          if (f !== file.slice(dir.length + 1) && f.startsWith('cli-')) rmSync(join(dir, f), { force: true });
       } catch {
         // a read-only or full disk: the next run compiles again
       }

@@ -8,6 +8,7 @@
  * run that had none (or whose was refused: another Node, another build), atomically; it is not used
  * when LOOPKIT_NO_CACHE turns loopkit's caches off, and any failure only means a slower start.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -27,11 +28,17 @@ export interface LoadedCli {
   save(): void;
 }
 
-/** The code cache's file for a build of the program and this Node (another build or Node is another file). */
+/**
+ * The code cache's file for a build of the program, this Node and its V8 flags (V8 refuses code
+ * made with other flags: each set has its own file, so that runs with and without NODE_OPTIONS do
+ * not rewrite one another's).
+ */
 function codeCacheFile(program: string, env: Env): string | null {
   if (cacheOffByEnv(env)) return null;
   const st = statSync(program);
-  return join(cacheDirectory(env), 'code', `cli-${process.version}-${st.size}-${Math.floor(st.mtimeMs)}.bin`);
+  const flags = [...process.execArgv, env.NODE_OPTIONS ?? ''].join(' ').trim();
+  const tag = flags === '' ? '' : `-${createHash('sha1').update(flags).digest('hex').slice(0, 8)}`;
+  return join(cacheDirectory(env), 'code', `cli-${process.version}${tag}-${st.size}-${Math.floor(st.mtimeMs)}.bin`);
 }
 
 /** Load the CommonJS program `program` (dist/cli.cjs) with the code cache. */
@@ -63,9 +70,11 @@ export function loadCli(program: string, env: Env): LoadedCli {
         const tmp = `${file}.${process.pid}.${threadId}.tmp`;
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, file);
-        // the caches of other builds and Nodes are of no more use
+        // the caches of other builds are of no more use (those of other Nodes and flags may be)
+        const name = file.slice(dir.length + 1);
+        const build = name.slice(name.lastIndexOf('-', name.lastIndexOf('-') - 1));
         for (const f of readdirSync(dir))
-          if (f !== file.slice(dir.length + 1) && f.startsWith('cli-')) rmSync(join(dir, f), { force: true });
+          if (f !== name && f.startsWith('cli-') && !f.endsWith(build)) rmSync(join(dir, f), { force: true });
       } catch {
         // a read-only or full disk: the next run compiles again
       }

@@ -70,6 +70,8 @@ describe('the bound without the tokenizer', () => {
     const { tokenPiecesModule } = (await import('../scripts/token-pieces.mjs')) as { tokenPiecesModule: () => string };
     expect(readFileSync(join(import.meta.dirname, '..', 'src', 'util', 'cl100k-pieces.ts'), 'utf8')).toBe(tokenPiecesModule());
     for (const piece of PIECES.split('\u007f')) expect(reference.encode(piece, asText), piece).toHaveLength(1);
+    // and the bound finds every one of them (a piece that is a token counts one)
+    for (const piece of PIECES.split('\u007f')) expect(tokenBound(piece), piece).toBe(1);
   });
 });
 

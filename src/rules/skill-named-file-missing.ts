@@ -99,7 +99,8 @@ export default defineRule<'missing' | 'otherCase', Named[]>({
   check({ project, fileData, report }) {
     const names = project.skills.map((s) => [s, [s.name, s.dirName].map((n) => n.toLowerCase()).filter((n) => n.length >= 4)] as const);
     for (const skill of project.skills) {
-      const others = names.filter(([s]) => s !== skill).flatMap(([, n]) => n);
+      // another skill's name in the lead-in (asked only of a missing file: a list of the others per skill is quadratic)
+      const namesOther = (lead: string) => names.some(([s, n]) => s !== skill && n.some((name) => lead.includes(name)));
       const seen = new Set<string>();
       for (const named of fileData(skill.skillFile.path) ?? []) {
         // one of the skill's own files: into one of its folders, or a name one of its files has in some case
@@ -109,7 +110,7 @@ export default defineRule<'missing' | 'otherCase', Named[]>({
         if (found === null) {
           if (named.notExpected) continue;
           // `lora-recipes`'s `references/mapping.md`: another skill's file, named with that skill
-          if (others.some((name) => named.lead.toLowerCase().includes(name))) continue;
+          if (namesOther(named.lead.toLowerCase())) continue;
         }
         // each path once, at its first mention
         if (seen.has(place)) continue;

@@ -21,7 +21,7 @@ import { closest } from '../util/closest.js';
 import { UsageError } from './errors.js';
 import { compareDiagnostics, interpolate, type Diagnostic, type Related, type Severity } from './diagnostic.js';
 import type { FileOutcome, RawDiagnostic } from './file-phase.js';
-import { loadProject, projectLayout, type Layout, type LoadedProject } from './project.js';
+import { loadProject, projectLayout, type Layout, type LoadedProject, type RoleFile } from './project.js';
 import type { Place, Rule, RuleMeta } from './rule.js';
 import { createRunner, type FileRunner, type Runner, type RunnerOptions, type RunnerStats } from './runner.js';
 import { severityPlan, type SeverityPlan } from './severity.js';
@@ -366,6 +366,7 @@ export function runRules(
   let verifications = 0;
   let suppressed = 0;
   const skillName = (i: number) => (i >= 0 ? project.skills[i]!.name : undefined);
+  const found = fileFindings(loaded);
   for (const rule of enabled) {
     verifications += rule.meta.scope === 'project' ? 1 : project.skills.length;
     const stat: RuleStat = { code: rule.meta.code, category: rule.meta.category, errors: 0, warnings: 0, info: 0 };
@@ -405,18 +406,12 @@ export function runRules(
     };
     // the problems its file part found, in the files it reads in their role
     const part = rule.file;
-    if (part) {
-      for (const role of loaded.roles) {
-        if (!part.kinds.includes(role.kind)) continue;
-        const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
-        for (const raw of outcome?.diagnostics ?? []) {
-          // not in a file where the rule is off (overrides:), a crash of its file part neither
-          if (raw.code !== code || plan.at(rule, raw.at.file) === 'off') continue;
-          emitted.push(
-            raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
-          );
-        }
-      }
+    for (const { role, raw } of (part && found.get(code)) || []) {
+      // not in a file where the rule is off (overrides:), a crash of its file part neither
+      if (!part!.kinds.includes(role.kind) || plan.at(rule, raw.at.file) === 'off') continue;
+      emitted.push(
+        raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
+      );
     }
     const c0 = performance.now();
     if (rule.check) {
@@ -466,6 +461,20 @@ export function runRules(
     ruleStats,
     rules: ran,
   };
+}
+
+/** What the rules' file parts found, by rule code, with the file each was found in (in the files' order). */
+function fileFindings(loaded: LoadedProject): Map<string, { role: RoleFile; raw: RawDiagnostic }[]> {
+  const out = new Map<string, { role: RoleFile; raw: RawDiagnostic }[]>();
+  for (const role of loaded.roles) {
+    const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
+    for (const raw of outcome?.diagnostics ?? []) {
+      const list = out.get(raw.code);
+      if (list) list.push({ role, raw });
+      else out.set(raw.code, [{ role, raw }]);
+    }
+  }
+  return out;
 }
 
 function fileData(loaded: LoadedProject, path: string, code: string): unknown {

@@ -5,6 +5,9 @@
 //   cached   `loopkit check` as a user runs it (the cache is on by default; here in a directory of
 //            the benchmark's own, LOOPKIT_CACHE_DIR), nothing changed since the last run
 //   changed  the same, one SKILL.md changed since the last run
+//   first    (only when asked, --modes first) LOOPKIT_NO_CACHE=1: no cache at all, not even the
+//            program's compiled code (src/boot.ts) that every run after loopkit's first has — a
+//            cold run on a machine where loopkit never ran
 // and prints per mode the median wall time, CPU time (user + system, all threads), peak resident
 // memory, time per skill and the median of the wall-time ratios to `node -e 0`.
 //
@@ -41,7 +44,7 @@ const measure = createMeasure(work);
 
 function checkArgs(root, mode) {
   const a = [bin, 'check', root];
-  if (mode === 'cold') a.push('--no-cache');
+  if (mode === 'cold' || mode === 'first') a.push('--no-cache');
   if (concurrency) a.push('--concurrency', concurrency);
   return a;
 }
@@ -52,12 +55,14 @@ console.log(`loopkit benchmark · node ${process.version} · ${cpus().length} co
 
 // start-up: the commands that parse no markdown, next to `node -e 0`, pair by pair
 if (!args.includes('--no-startup')) {
+  // the benchmark's own cache directory (the program's compiled code is kept there after the first run)
+  const startupEnv = { LOOPKIT_CACHE_DIR: join(work, 'cache-startup'), LOOPKIT_NO_CACHE: '' };
   console.log('\nstart-up (no project):');
   for (const argv of [['--version'], ['--help'], ['rules'], ['explain', 'loop-missing-section']]) {
     const samples = [];
-    measure([bin, ...argv]);
+    measure([bin, ...argv], startupEnv);
     for (let i = 0; i < 9; i++) {
-      const a = measure([bin, ...argv]);
+      const a = measure([bin, ...argv], startupEnv);
       const b = measure(['-e', '0']);
       samples.push({ ...a, node: b.wall, ratio: a.wall / b.wall });
     }
@@ -81,7 +86,7 @@ for (const n of sizes) {
   for (const mode of modes) {
     const cacheDir = join(work, `cache-${n}`);
     rmSync(cacheDir, { recursive: true, force: true });
-    const env = { LOOPKIT_CACHE_DIR: cacheDir, LOOPKIT_NO_CACHE: '' };
+    const env = { LOOPKIT_CACHE_DIR: cacheDir, LOOPKIT_NO_CACHE: mode === 'first' ? '1' : '' };
     let edit = 0;
     const prepare = () => {
       if (mode === 'changed') writeFileSync(changing, `${original}\nChanged ${++edit}.\n`);

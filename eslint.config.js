@@ -28,6 +28,12 @@ export default tseslint.config(
     },
   },
   {
+    // the command itself is CommonJS (bin/package.json): a short run never starts the ES module loader
+    files: ['bin/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // rules never import another rule (helpers live in src/rules/lib), and never do I/O
     files: ['src/rules/*.ts'],
     rules: {

@@ -1,4 +1,4 @@
-// The step of the GitHub Action (action.yml): `loopkit check --cache` on the project, with the
+// The step of the GitHub Action (action.yml): `loopkit check` on the project (cached by default), with the
 // problems as annotations (GitHub workflow commands) or as the text report; then, when asked, the
 // same check as SARIF into a file (from the cache: nothing is parsed twice); the text report as the
 // job summary. Inputs arrive as LOOPKIT_* environment variables; outputs go to $GITHUB_OUTPUT.
@@ -11,7 +11,7 @@ const env = process.env;
 const bin = fileURLToPath(new URL('../bin/loopkit.js', import.meta.url));
 const input = (name) => (env[`LOOPKIT_${name}`] ?? '').trim();
 
-const args = ['check', input('PATH') || '.', '--cache'];
+const args = ['check', input('PATH') || '.'];
 if (input('PRESET')) args.push('--preset', input('PRESET'));
 if (input('MAX_WARNINGS')) args.push('--max-warnings', input('MAX_WARNINGS'));
 if (input('BASELINE')) args.push('--baseline', input('BASELINE'));

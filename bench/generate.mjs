@@ -1,12 +1,18 @@
-// Generates a realistic Loop Language project of n skills for the benchmark.
+// Generates a realistic Loop Language project of n skills for the benchmark, in one of two shapes:
 //
-// Calibrated on real skills (the superpowers collection and the seed loops): per skill a SKILL.md of
-// about 4.5 KB and a LOOP.md of about 3 KB (a 24-skill project is 48 markdown files, ~180 KB), with
-// the mix of markdown real skills use, per KB: ~7 paragraphs, ~4 list items, ~2.7 strong spans,
-// ~1.5 headings, ~1.4 inline code spans, ~1.8 table cells, ~0.7 code blocks, some links and HTML.
-// Every fourth skill also links a reference document. The skills form one pipeline (each hands the
-// work to the next; some send it back), so the graph, simulation and cross-skill rules do real work.
-// Content is varied by a seeded generator: the same n gives the same bytes on every machine.
+//   real   (the default) the shape of the real 24-skill project the speed issue measured the Rust
+//          reference on: 67 markdown files, ~300 KB per 24 skills — per skill a SKILL.md of about
+//          6.5 KB and a LOOP.md of about 3.5 KB, and 19 skills in 24 with a reference document
+//   light  the shape of the first benchmark (docs/performance.md before issue 17): per skill a
+//          SKILL.md of about 4.5 KB and a LOOP.md of about 3 KB, every fourth skill with a reference
+//          (48 + 6 files, ~180 KB per 24 skills)
+//
+// Calibrated on real skills (the superpowers collection and the seed loops), with the mix of
+// markdown real skills use, per KB: ~7 paragraphs, ~4 list items, ~2.7 strong spans, ~1.5 headings,
+// ~1.4 inline code spans, ~1.8 table cells, ~0.7 code blocks, some links and HTML. The skills form
+// one pipeline (each hands the work to the next; some send it back), so the graph, simulation and
+// cross-skill rules do real work. Content is varied by a seeded generator: the same n and shape
+// give the same bytes on every machine.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -54,7 +60,38 @@ function pick(rnd, list) {
   return list[Math.floor(rnd() * list.length)];
 }
 
-function skillMd(i, n, rnd, states, withRef) {
+/** More of a SKILL.md, as longer real skills have: a section of examples and one of notes. */
+function moreSkill(rnd, w) {
+  return `
+## Examples
+
+${paragraph(rnd, 4)} ${paragraph(rnd, 2)}
+
+1. ${paragraph(rnd, 2)}
+2. ${paragraph(rnd, 1)}
+3. ${paragraph(rnd, 2)}
+
+\`\`\`text
+${w}: verified
+evidence: npm test -- --run ${w} (42 passed)
+\`\`\`
+
+${paragraph(rnd, 4)}
+
+## Notes
+
+${paragraph(rnd, 3)}
+
+- **${pick(rnd, WORDS)}**: ${paragraph(rnd, 1)}
+- **${pick(rnd, WORDS)}**: ${paragraph(rnd, 1)}
+
+${paragraph(rnd, 3)}
+
+${paragraph(rnd, 4)}
+`;
+}
+
+function skillMd(i, n, rnd, states, withRef, real) {
   const name = `running-step-${i}`;
   const w = pick(rnd, WORDS);
   const next = i === n - 1 ? 'done' : states[i + 1];
@@ -128,10 +165,10 @@ ${paragraph(rnd, 3)}
 
 <!-- the reviewer checks this section first -->
 ${paragraph(rnd, 2)}
-`;
+${real ? moreSkill(rnd, w) : ''}`;
 }
 
-function loopMd(i, n, rnd, states) {
+function loopMd(i, n, rnd, states, real) {
   const next = i === n - 1 ? 'done' : states[i + 1];
   const nextSkill = i === n - 1 ? 'done' : `running-step-${i + 1}`;
   const back = i > 0 && i % 5 === 0 ? states[i - 1] : null;
@@ -140,7 +177,7 @@ function loopMd(i, n, rnd, states) {
   return `## Entry Conditions
 
 ${paragraph(rnd, 2)}
-
+${real ? `\n- ${paragraph(rnd, 2)}\n- ${paragraph(rnd, 2)}\n- ${paragraph(rnd, 1)}\n\n${paragraph(rnd, 3)}\n` : ''}
 ## Loop State Schema
 
 | field | type | description |
@@ -157,7 +194,7 @@ ${steps.join('\n')}
 ## Proof of Progress
 
 ${paragraph(rnd, 3)}
-
+${real ? `\n${paragraph(rnd, 3)}\n\n${paragraph(rnd, 3)}\n` : ''}
 - ${paragraph(rnd, 1)}
 - ${paragraph(rnd, 1)}
 
@@ -183,16 +220,22 @@ handoff ${nextSkill} to agent-${i + 1}
 `;
 }
 
-function referenceMd(i, rnd) {
-  const parts = [`# Checks of step ${i}\n\n## Contents\n\n- [Before](#before)\n- [During](#during)\n- [After](#after)\n`];
-  for (const h of ['Before', 'During', 'After']) {
+function referenceMd(i, rnd, real) {
+  const heads = real ? ['Before', 'During', 'After', 'Failures', 'Evidence'] : ['Before', 'During', 'After'];
+  const parts = [`# Checks of step ${i}\n\n## Contents\n\n${heads.map((h) => `- [${h}](#${h.toLowerCase()})`).join('\n')}\n`];
+  for (const h of heads) {
     parts.push(`## ${h}\n\n${paragraph(rnd, 4)}\n\n1. ${paragraph(rnd, 1)}\n2. ${paragraph(rnd, 1)}\n`);
   }
   return parts.join('\n');
 }
 
-/** Write a project of n skills under root (which must exist). */
-export function generateProject(root, n) {
+/** The shapes generateProject knows. */
+export const SHAPES = ['real', 'light'];
+
+/** Write a project of n skills under root (which must exist), in a shape of SHAPES (default: real). */
+export function generateProject(root, n, shape = 'real') {
+  if (!SHAPES.includes(shape)) throw new Error(`unknown shape '${shape}' (${SHAPES.join(', ')})`);
+  const real = shape === 'real';
   const rnd = prng(0x10095 + n);
   const states = [];
   for (let i = 0; i < n; i++) states.push(`in-step-${i}`);
@@ -203,12 +246,13 @@ export function generateProject(root, n) {
   for (let i = 0; i < n; i++) {
     const dir = join(root, 'skills', `running-step-${i}`);
     mkdirSync(dir, { recursive: true });
-    const withRef = i % 4 === 3;
-    writeFileSync(join(dir, 'SKILL.md'), skillMd(i, n, rnd, states, withRef));
-    writeFileSync(join(dir, 'LOOP.md'), loopMd(i, n, rnd, states));
+    // real: 19 skills in 24 link a reference document (67 files per 24 skills); light: every fourth
+    const withRef = real ? i % 24 < 19 : i % 4 === 3;
+    writeFileSync(join(dir, 'SKILL.md'), skillMd(i, n, rnd, states, withRef, real));
+    writeFileSync(join(dir, 'LOOP.md'), loopMd(i, n, rnd, states, real));
     if (withRef) {
       mkdirSync(join(dir, 'references'));
-      writeFileSync(join(dir, 'references', 'checks.md'), referenceMd(i, rnd));
+      writeFileSync(join(dir, 'references', 'checks.md'), referenceMd(i, rnd, real));
     }
   }
 }

@@ -12,13 +12,13 @@ export function createMeasure(work) {
     "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.LOOPKIT_BENCH_RUSAGE, JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, rss: u.maxRSS / 1024 })); });\n",
   );
   const usageFile = join(work, 'usage.json');
-  /** One whole-process run: wall seconds, CPU seconds, peak MiB, its stderr (exit 0 or 1 expected). */
-  return function measure(argv) {
+  /** One whole-process run (more environment in `env`): wall seconds, CPU seconds, peak MiB, its stderr (exit 0 or 1 expected). */
+  return function measure(argv, env = {}) {
     rmSync(usageFile, { force: true });
     const t0 = process.hrtime.bigint();
     const r = spawnSync(process.execPath, ['--require', hook, ...argv], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, LOOPKIT_BENCH_RUSAGE: usageFile, NO_COLOR: '1' },
+      env: { ...process.env, ...env, LOOPKIT_BENCH_RUSAGE: usageFile, NO_COLOR: '1' },
       maxBuffer: 64 * 1024 * 1024,
     });
     const wall = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -77,7 +77,7 @@ for (const [name, make] of Object.entries(SHAPES)) {
   const ratios = [];
   let last;
   for (let i = 0; i < runs; i++) {
-    last = time([bin, 'check', root, '--no-color']);
+    last = time([bin, 'check', root, '--no-color', '--no-cache']);
     const base = time(['-e', '0']);
     walls.push(last.s);
     ratios.push(last.s / base.s);

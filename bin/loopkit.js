@@ -1,22 +1,38 @@
 #!/usr/bin/env node
 // The loopkit command: the bundled CLI in dist/ (built by `npm run build`, which `npm ci` runs).
+// CommonJS (bin/package.json): a short run then never starts Node's ES module loader at all.
+'use strict';
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  // the most common probe, answered without loading the command line at all
-  const { VERSION } = await import('../dist/version.js');
-  process.stdout.write(`${VERSION}\n`);
-} else {
-  const { main } = await import('../dist/cli.js');
-  /** One question on the terminal (loopkit init asks before it writes). */
-  const ask = async (question) => {
-    const { createInterface } = await import('node:readline/promises');
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    try {
-      return await rl.question(question);
-    } finally {
-      rl.close();
-    }
-  };
+
+/** One question on the terminal (loopkit init asks before it writes). */
+async function ask(question) {
+  const { createInterface } = require('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
+
+async function run() {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    // the most common probe, answered without loading the command line at all
+    const { VERSION } = await import('../dist/version.js');
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  // the short commands run from dist/cli.cjs with V8's code cache (src/boot.ts); the servers, which
+  // need libraries from node_modules that the editor's copy of loopkit does not have, from dist/cli.js
+  const program = join(__dirname, '..', 'dist', 'cli.cjs');
+  const loaded =
+    !['lsp', 'mcp', 'watch'].includes(argv[0] ?? '') && existsSync(program)
+      ? require('../dist/boot.cjs').loadCli(program, process.env)
+      : null;
+  const { main } = loaded ? loaded.cli : await import('../dist/cli.js');
   process.exitCode = await main(argv, {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
@@ -25,4 +41,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     ownProcess: true,
     ...(process.stdin.isTTY && process.stdout.isTTY ? { ask } : {}),
   });
+  loaded?.save();
 }
+
+void run();

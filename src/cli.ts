@@ -16,7 +16,7 @@ import { runState, type StateOptions } from './commands/state.js';
 import { runTrace, type TraceOptions } from './commands/trace.js';
 import { CONFIG_FILE } from './config/errors.js';
 import { DEFAULT_IGNORES } from './discover/ignore.js';
-import { cacheFilePath } from './engine/cache.js';
+import { cacheSettings } from './engine/cache.js';
 import { PRESET_NAMES } from './config/presets.js';
 import { UsageError } from './engine/errors.js';
 import { lint, type LintResult } from './engine/run.js';
@@ -25,7 +25,7 @@ import { ProjectError } from './parse/errors.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
 import { graphView, machineDiagnostics } from './reporters/graph-view.js';
 import { displayPath } from './reporters/paths.js';
-import { registerCommands } from './commands/index.js';
+import { CACHE_DIR_HINT, registerCommands } from './commands/index.js';
 import { wantsBaseline, withBaseline } from './commands/baseline.js';
 import { closest } from './util/closest.js';
 import { VERSION } from './version.js';
@@ -78,8 +78,18 @@ function runnerOptions(
   const out: RunnerOptions = { concurrency: concurrency(opts.concurrency), ownProcess: io.ownProcess === true };
   const script = workerScript();
   if (script) out.workerScript = script;
-  if (opts.cache) out.cacheFile = cacheFilePath(resolve(root), opts.cacheLocation, io.env);
+  const cache = cacheSettings(resolve(root), opts.cache, opts.cacheLocation, io.env);
+  if (cache) Object.assign(out, cache, { warn: (message: string) => warnOnce(io, message) });
   return out;
+}
+
+/** The CLI runs that warned already (a cache that cannot be used is said once, not once per check of --fix). */
+const warned = new WeakSet<CliIo>();
+
+function warnOnce(io: CliIo, message: string): void {
+  if (warned.has(io)) return;
+  warned.add(io);
+  io.stderr(`loopkit: warning: ${message}\n`);
 }
 
 const ms = (n: number) => `${n.toFixed(1).padStart(8)} ms`;
@@ -94,7 +104,7 @@ function timingReport(result: LintResult, startup: number, report: number): stri
     `  config     ${ms(t.config)}`,
     `  discovery  ${ms(t.discovery)}`,
     `  read       ${ms(t.read)}`,
-    `  files      ${ms(t.files)}  (${r.cached} from the cache, ${r.parsed} parsed on ${r.threads} thread${r.threads === 1 ? '' : 's'})`,
+    `  files      ${ms(t.files)}  (${r.cached} from the cache, ${r.parsed} parsed on ${r.threads} thread${r.threads === 1 ? '' : 's'}; ${r.unread} not read: size and times unchanged)`,
     `    parse    ${ms(r.parseMs)}  CPU, summed over threads`,
     `    extract  ${ms(r.extractMs)}  CPU`,
     `    rules    ${ms(r.fileRulesMs)}  CPU (per-file rule parts)`,
@@ -284,9 +294,9 @@ function addRunnerOptions(cmd: Command): Command {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
-    .option('--cache', 'keep per-file results and reuse them while a file is unchanged')
-    .option('--no-cache', "do not use the cache (the default; undoes an earlier --cache, such as the hook's)")
-    .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
+    .option('--cache', 'use the cache even when LOOPKIT_NO_CACHE is set (the cache is on by default)')
+    .option('--no-cache', 'do not read or write the cache of per-file results (as LOOPKIT_NO_CACHE=1 does)')
+    .option('--cache-location <path>', `cache file or directory (default: the user cache directory, ${CACHE_DIR_HINT})`)
     .option('--concurrency <n>', "worker threads for parsing: a number, 'auto' (by cores and project size) or 'off' (this thread)", 'auto');
 }
 

@@ -71,7 +71,13 @@ function step(inputs: Record<string, string>, workspace = ROOT) {
   const dir = temps.dir();
   const files = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary') };
   for (const f of Object.values(files)) writeFileSync(f, '');
-  const env = cleanEnv({ ...files, GITHUB_ACTION_PATH: ROOT, GITHUB_ACTIONS: 'true', XDG_CACHE_HOME: join(dir, 'cache') });
+  const env = cleanEnv({
+    ...files,
+    GITHUB_ACTION_PATH: ROOT,
+    GITHUB_ACTIONS: 'true',
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    LOOPKIT_CACHE_DIR: '',
+  });
   for (const [k, v] of Object.entries(inputs)) env[`LOOPKIT_${k.toUpperCase().replace(/-/gu, '_')}`] = v;
   const r = spawnSync(process.execPath, [join(ROOT, 'action', 'run.mjs')], { cwd: workspace, env, encoding: 'utf8' });
   return {
@@ -89,7 +95,7 @@ describe('the step (action/run.mjs)', () => {
     const sarif = join(temps.dir(), 'loopkit.sarif');
     const r = step({ path: 'fixtures/projects/with-errors', 'sarif-file': sarif });
     expect(r.status).toBe(1);
-    expect(r.stdout.split('\n')[0]).toBe('loopkit check fixtures/projects/with-errors --cache');
+    expect(r.stdout.split('\n')[0]).toBe('loopkit check fixtures/projects/with-errors');
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(annotations.length).toBe(11);
     expect(annotations[0]).toMatch(
@@ -100,8 +106,8 @@ describe('the step (action/run.mjs)', () => {
     expect(doc.runs[0]!.results).toHaveLength(11);
     expect(r.output).toBe(`exit-code=1\nsarif-file=${sarif}\n`);
     expect(r.summary).toMatch(/^### loopkit\n\n```text\n[\s\S]*FAIL {2}8 errors, 3 warnings, 0 info[\s\S]*\n```\n$/u);
-    // the checks ran with --cache: the SARIF and summary runs were read from it
-    expect(readdirSync(r.cache).some((f) => /^cache-[0-9a-f]{16}\.json$/u.test(f))).toBe(true);
+    // the checks ran cached (the default): the SARIF and summary runs were read from it
+    expect(readdirSync(r.cache).filter((f) => /^[0-9a-f]{16}$/u.test(f))).toHaveLength(1);
   });
 
   it('a clean project passes; annotations "false" prints the text report; no SARIF unless asked', () => {
@@ -119,7 +125,7 @@ describe('the step (action/run.mjs)', () => {
       args: '--rule skill-missing-rules   --quiet',
     });
     expect(preset.stdout.split('\n')[0]).toBe(
-      'loopkit check fixtures/projects/plain-collection --cache --preset loop-language --rule skill-missing-rules --quiet',
+      'loopkit check fixtures/projects/plain-collection --preset loop-language --rule skill-missing-rules --quiet',
     );
     expect(preset.stdout.match(/^::error .*title=loopkit skill-missing-rules::/gmu)).toHaveLength(2);
     expect(preset.status).toBe(1);

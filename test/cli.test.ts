@@ -58,9 +58,10 @@ function tempCopy(project: string): string {
 }
 
 /**
- * Runs the CLI with a module resolve hook that logs every module the process loads. The hook runs
- * on Node's loader thread and appends to a file synchronously before the import goes on, so no line
- * is lost when the process ends (its stderr is flushed asynchronously and may be).
+ * Runs the CLI with a module resolve hook that logs every module the process loads: ES modules
+ * through a resolve hook (it runs on Node's loader thread and appends to a file synchronously
+ * before the import goes on, so no line is lost when the process ends), CommonJS ones (the command
+ * runs dist/cli.cjs, which requires what it does not bundle) through Module._resolveFilename.
  */
 function withModuleLog(args: string[]): { status: number | null; stdout: string; loaded: string[] } {
   const hooks = mkdtempSync(join(tmpdir(), 'loopkit-hooks-'));
@@ -75,10 +76,19 @@ function withModuleLog(args: string[]): { status: number | null; stdout: string;
     join(hooks, 'register.mjs'),
     `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});\n`,
   );
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(hooks, 'register.mjs')).href, BIN, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  writeFileSync(
+    join(hooks, 'require.cjs'),
+    `const Module = require('node:module'); const { appendFileSync } = require('node:fs'); const resolve = Module._resolveFilename;\n` +
+      `Module._resolveFilename = function (...a) { const f = resolve.apply(this, a); appendFileSync(${JSON.stringify(log)}, 'file://' + f + '\\n'); return f; };\n`,
+  );
+  const r = spawnSync(
+    process.execPath,
+    ['--require', join(hooks, 'require.cjs'), '--import', pathToFileURL(join(hooks, 'register.mjs')).href, BIN, ...args],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   return { status: r.status, stdout: r.stdout, loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
@@ -309,7 +319,9 @@ describe('output', () => {
     const esc = '\u001b[';
     const check = async (env: Record<string, string>, args: string[] = []) => {
       let out = '';
-      const io: CliIo = { stdout: (s) => (out += s), stderr: () => {}, env: { TERM: 'xterm-256color', ...env }, isTTY: true };
+      // the cache of the test run (test/helpers/cache-home.ts), not the user's
+      const cache = { LOOPKIT_CACHE_DIR: process.env.LOOPKIT_CACHE_DIR! };
+      const io: CliIo = { stdout: (s) => (out += s), stderr: () => {}, env: { TERM: 'xterm-256color', ...cache, ...env }, isTTY: true };
       const status = await main(['fixtures/projects/with-errors', ...args], io);
       expect(status).toBe(1);
       return out;
@@ -423,11 +435,11 @@ describe('output', () => {
     expect(r.stderr).toContain('exceed --max-warnings 0');
   });
 
-  it('never writes into the checked project, in any mode, except the cache it was asked for', () => {
+  it('never writes into the checked project, in any mode, with or without node_modules', () => {
     const dir = tempCopy('with-errors');
     const home = mkdtempSync(join(tmpdir(), 'loopkit-home-'));
     temps.push(home);
-    const env = { XDG_CACHE_HOME: join(home, 'xdg') };
+    const env = { XDG_CACHE_HOME: join(home, 'xdg'), LOOPKIT_CACHE_DIR: '' };
     const snapshot = () => spawnSync('find', [dir, '-printf', '%P %s %T@\\n'], { encoding: 'utf8' }).stdout.split('\n').sort().join('\n');
     const before = snapshot();
     for (const args of [
@@ -448,45 +460,27 @@ describe('output', () => {
       run(args, env);
     }
     expect(snapshot()).toBe(before);
-    // with node_modules, --cache writes there and nowhere else
+    // node_modules does not bring the cache into the project (as loopkit 0.4's default did)
     mkdirSync(join(dir, 'node_modules'));
     const withModules = snapshot();
     run([dir, '--cache'], env);
-    const changed = snapshot()
-      .split('\n')
-      .filter((l) => !withModules.split('\n').includes(l));
-    expect(changed.length).toBeGreaterThan(0);
-    expect(changed.every((l) => l.startsWith('node_modules'))).toBe(true);
+    run([dir], env);
+    expect(snapshot()).toBe(withModules);
+    expect(readdirSync(join(home, 'xdg', 'loopkit')).filter((f) => /^[0-9a-f]{16}$/u.test(f))).toHaveLength(1);
   });
 });
 
 describe('speed options', () => {
-  it('--cache writes under node_modules/.cache/loopkit when the project has node_modules, else the user cache directory', () => {
-    const dir = tempCopy('with-errors');
-    const home = mkdtempSync(join(tmpdir(), 'loopkit-home-'));
-    temps.push(home);
-    const env = { XDG_CACHE_HOME: join(home, 'xdg') };
-    const cold = run([dir, '--json'], env);
-    const first = run([dir, '--json', '--cache'], env);
-    expect(first.stdout).toBe(cold.stdout);
-    expect(readdirSync(join(home, 'xdg', 'loopkit')).filter((f) => /^cache-[0-9a-f]{16}\.json$/u.test(f))).toHaveLength(1);
-    mkdirSync(join(dir, 'node_modules'));
-    run([dir, '--cache'], env);
-    const index = /^cache-[0-9a-f]{16}\.json$/u;
-    expect(readdirSync(join(dir, 'node_modules', '.cache', 'loopkit')).filter((f) => index.test(f))).toHaveLength(1);
-    const again = run([dir, '--json', '--cache', '--timing'], env);
-    expect(again.stdout).toBe(cold.stdout);
-    expect(again.stderr).toMatch(/files .*\(\d+ from the cache, 0 parsed/u);
-  });
-
-  it('--cache-location takes a file or a directory', () => {
+  it('--cache-location takes a file or a directory (one folder per project in it)', () => {
     const dir = tempCopy('with-errors');
     const where = mkdtempSync(join(tmpdir(), 'loopkit-where-'));
     temps.push(where);
-    run([dir, '--cache', '--cache-location', join(where, 'my.cache')]);
+    run([dir, '--cache-location', join(where, 'my.cache')]);
     expect(existsSync(join(where, 'my.cache'))).toBe(true);
-    run([dir, '--cache', '--cache-location', `${join(where, 'sub')}/`]);
-    expect(readdirSync(join(where, 'sub')).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+    run([dir, '--cache-location', `${join(where, 'sub')}/`]);
+    const folders = readdirSync(join(where, 'sub')).filter((f) => /^[0-9a-f]{16}$/u.test(f));
+    expect(folders).toHaveLength(1);
+    expect(existsSync(join(where, 'sub', folders[0]!, 'cache.json'))).toBe(true);
     // the index and its shards, and nothing else
     expect(readdirSync(where).every((f) => f === 'sub' || /^my\.cache(?:\.s\d\d)?$/u.test(f))).toBe(true);
   });
@@ -499,7 +493,7 @@ describe('speed options', () => {
     const off = run([dir, '--cache', '--cache-location', cache, '--no-cache', '--timing']);
     expect(existsSync(cache)).toBe(false);
     expect(off.stderr).toMatch(/files .*\(0 from the cache, \d+ parsed/u);
-    run([dir, '--cache', '--cache-location', cache]);
+    run([dir, '--cache-location', cache]);
     expect(existsSync(cache)).toBe(true);
     // a cache that exists is not used either
     expect(run([dir, '--cache', '--cache-location', cache, '--no-cache', '--timing']).stderr).toMatch(/\(0 from the cache, \d+ parsed/u);
@@ -881,11 +875,11 @@ describe('loopkit graph', () => {
     const loaded = (format: string) => {
       const r = withModuleLog(['graph', 'examples/loop', '--format', format, '--concurrency', 'off']);
       expect(r.status).toBe(0);
-      return r.loaded.filter((l) => /\/dist\/chunks\/(?:viz|picture)-/u.test(l));
+      return r.loaded.filter((l) => /\/dist\/chunks\/(?:viz|picture)-|\/@viz-js\/viz\//u.test(l));
     };
     expect(loaded('mermaid')).toEqual([]);
     expect(loaded('dot')).toEqual([]);
-    expect(loaded('svg').length).toBe(2);
+    expect(loaded('svg').length).toBeGreaterThan(0);
   });
 
   it('exit 2 for a missing path or a broken config', () => {

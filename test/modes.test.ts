@@ -5,12 +5,13 @@
  * worker threads run the bundle. Also: the cache is never stale (content, config, sibling files,
  * version), and a corrupt or foreign cache file is ignored and rewritten.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonReport, lint, textReport, VERSION, WorkerPool, type LintResult } from '../dist/index.js';
+import { RACY_MS } from '../src/engine/cache.js';
 import { listCases, ruleFixtureCodes, FIXTURES } from './helpers/fixtures.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -58,18 +59,22 @@ describe('cold, cached and parallel runs report the same, byte for byte', () => 
   it(`on every fixture and example (${all.length} projects)`, async () => {
     const cacheDir = temp('loopkit-modes-');
     let checked = 0;
+    let unread = 0;
     for (const [i, root] of all.entries()) {
       const cold = await reportOf(root, { concurrency: 'off' });
       const cacheFile = join(cacheDir, `${i}.json`);
       const filling = await reportOf(root, { cacheFile });
-      const cached = await reportOf(root, { cacheFile });
+      const cached = await lint({ root, cacheFile }).catch(() => null);
       const parallel = await reportOf(root, { pool });
       expect(filling, root).toBe(cold);
-      expect(cached, root).toBe(cold);
+      expect(cached ? report(cached) : await reportOf(root, { cacheFile }), root).toBe(cold);
       expect(parallel, root).toBe(cold);
+      unread += cached?.timing.runner.unread ?? 0;
       checked++;
     }
     expect(checked).toBe(all.length);
+    // the checked-out files are older than RACY_MS: the cached runs took most of them by size and times alone
+    expect(unread).toBeGreaterThan(0);
   }, 600_000);
 
   it.skipIf(!existsSync(CORPUS))(
@@ -191,6 +196,53 @@ describe('the result cache', () => {
     expect(after.timing.runner.cached).toBe(0);
     expect((JSON.parse(readFileSync(cacheFile, 'utf8')) as { magic: string }).magic).toBe('loopkit-cache');
     expect((await run(root, cacheFile)).timing.runner.parsed).toBe(0);
+  });
+
+  describe('stat first', () => {
+    /** Let the files' times settle (older than RACY_MS), so that their stamps alone can be trusted. */
+    const settle = () => new Promise((resolve) => setTimeout(resolve, RACY_MS + 200));
+
+    it('a file written just now is read and hashed on every run until its times are older than RACY_MS', async () => {
+      const { root, cacheFile } = project();
+      const first = await run(root, cacheFile);
+      const second = await run(root, cacheFile);
+      expect(second.timing.runner).toMatchObject({ unread: 0, parsed: 0 });
+      await settle();
+      // the entries are stamped again, now settled …
+      expect((await run(root, cacheFile)).timing.runner).toMatchObject({ unread: 0, parsed: 0 });
+      // … and from then on nothing is read
+      const files = first.timing.runner.parsed;
+      const third = await run(root, cacheFile);
+      expect(third.timing.runner).toMatchObject({ unread: files, cached: files, parsed: 0 });
+      expect(report(third)).toBe(report(first));
+    });
+
+    it('a changed file of the same size with its modification time put back is read again (its change time moved)', async () => {
+      const { root, cacheFile } = project();
+      await settle();
+      await run(root, cacheFile);
+      const loop = join(root, 'skills', 'running-tdd-loops', 'LOOP.md');
+      const before = statSync(loop);
+      const text = readFileSync(loop, 'utf8');
+      const changed = text.replace('1. Write the failing test', '1. Draft the failing test');
+      expect(changed.length).toBe(text.length);
+      writeFileSync(loop, changed);
+      utimesSync(loop, before.atime, before.mtime);
+      const after = await run(root, cacheFile);
+      expect(after.timing.runner.parsed).toBe(1);
+      expect(after.diagnostics.map((d) => d.message)).toContain("Non-standard verb 'Draft' in LOOP.md for `running-tdd-loops` at line 15");
+      expect(report(after)).toBe(report(await run(root)));
+    });
+
+    it('an unchanged SKILL.md is parsed again when a markdown file appears next to it', async () => {
+      const { root, cacheFile } = project();
+      await settle();
+      await run(root, cacheFile);
+      writeFileSync(join(root, 'skills', 'running-tdd-loops', 'notes.md'), '# Notes\n');
+      const after = await run(root, cacheFile);
+      expect(after.timing.runner.parsed).toBe(1);
+      expect(report(after)).toBe(report(await run(root)));
+    });
   });
 
   it('keeps YAML values JSON cannot write (infinity, NaN)', async () => {

@@ -32,10 +32,10 @@ const preCommit = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
 const hasPreCommit = preCommit.status === 0;
 
 describe('.pre-commit-hooks.yaml', () => {
-  it('one node hook running loopkit check --cache on the staged skill files, serially', () => {
+  it('one node hook running loopkit check (cached by default) on the staged skill files, serially', () => {
     expect(hooks).toHaveLength(1);
     const hook = hooks[0]!;
-    expect(hook).toMatchObject({ id: 'loopkit', language: 'node', entry: 'loopkit check --cache', require_serial: true });
+    expect(hook).toMatchObject({ id: 'loopkit', language: 'node', entry: 'loopkit check', require_serial: true });
     // pass_filenames stays true: loopkit maps the files to their project
     expect(hook.pass_filenames).toBeUndefined();
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };

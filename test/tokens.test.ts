@@ -4,17 +4,33 @@
  * count can matter, and placed at the character where a budget runs out.
  */
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import * as reference from 'gpt-tokenizer/encoding/cl100k_base';
 import { lint } from '../src/engine/run.js';
 import { charLength } from '../src/util/text.js';
-import { countTokens, offsetAfterTokens, tokensOver } from '../src/util/tokens.js';
+import { PIECES } from '../src/util/cl100k-pieces.js';
+import { countTokens, offsetAfterTokens, tokenBound, tokensOver } from '../src/util/tokens.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'rules');
 const asText = { disallowedSpecial: new Set<string>() };
 const tokens = (s: string) => reference.countTokens(s, asText);
+const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus');
+
+/** Every SKILL.md of the rule fixtures and (when it is there) the corpus. */
+function skillFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name === 'SKILL.md') out.push(join(dir, e.name));
+    }
+  };
+  walk(FIXTURES);
+  if (existsSync(CORPUS)) walk(CORPUS);
+  return out;
+}
 
 describe('lazy loading', () => {
   it('loads no tokenizer for texts whose UTF-8 length is within the limit', async () => {
@@ -25,9 +41,37 @@ describe('lazy loading', () => {
     expect(fresh.tokensOver('説'.repeat(1666), 5000)).toBeNull();
     expect(fresh.tokensOver('x'.repeat(5000), 5000)).toBeNull();
     expect(fresh.tokenizerLoaded()).toBe(false);
-    // over 5000 bytes: counted (and within the limit)
+    // over 5000 bytes, but 2,502 pieces that are one token each (`x`, 2,500 × ` x`, the last space): within the bound, not counted
+    expect(fresh.tokenBound('x '.repeat(2501))).toBe(2502);
     expect(fresh.tokensOver('x '.repeat(2501), 5000)).toBeNull();
+    expect(fresh.tokenizerLoaded()).toBe(false);
+    // over the bound (pieces the bound does not know count a token a byte): counted, and within the limit
+    expect(fresh.tokenBound(' qzxv'.repeat(1001))).toBeGreaterThan(5000);
+    expect(fresh.tokensOver(' qzxv'.repeat(1001), 5000)).toBeNull();
     expect(fresh.tokenizerLoaded()).toBe(true);
+  });
+});
+
+describe('the bound without the tokenizer', () => {
+  it('is never below the count (property, and every SKILL.md of the fixtures and the corpus)', () => {
+    const text = fc
+      .array(fc.oneof(fc.string(), fc.constantFrom(' the', 'review', '**Rules:**', '  ', '\n\n', '説明', '🚀', "'s", '12345')), {
+        maxLength: 80,
+      })
+      .map((a) => a.join(''));
+    fc.assert(fc.property(text, (t) => tokenBound(t) >= tokens(t)));
+    for (const file of skillFiles()) {
+      const t = readFileSync(file, 'utf8');
+      expect(tokenBound(t), file).toBeGreaterThanOrEqual(tokens(t));
+    }
+  });
+
+  it('src/util/cl100k-pieces.ts is what scripts/token-pieces.mjs makes of the installed tokenizer, and each of its pieces is one token', async () => {
+    const { tokenPiecesModule } = (await import('../scripts/token-pieces.mjs')) as { tokenPiecesModule: () => string };
+    expect(readFileSync(join(import.meta.dirname, '..', 'src', 'util', 'cl100k-pieces.ts'), 'utf8')).toBe(tokenPiecesModule());
+    for (const piece of PIECES.split('\u007f')) expect(reference.encode(piece, asText), piece).toHaveLength(1);
+    // and the bound finds every one of them (a piece that is a token counts one)
+    for (const piece of PIECES.split('\u007f')) expect(tokenBound(piece), piece).toBe(1);
   });
 });
 

@@ -8,6 +8,9 @@ import type { CoverageOptions } from './coverage.js';
 import { addOutputOptions, colorEnabled, type CliIo } from './output.js';
 import type { WatchCliOptions } from './watch.js';
 
+/** Where the cache is by default, for help texts. */
+export const CACHE_DIR_HINT = '$XDG_CACHE_HOME/loopkit or ~/.cache/loopkit on Linux';
+
 export function registerCommands(program: Command, io: CliIo, exit: (code: number) => void): Command[] {
   const rules = program
     .command('rules')
@@ -89,16 +92,14 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
     .command('lsp')
     .description('run the language server for editors (Language Server Protocol over stdin and stdout)')
     .option('--stdio', 'talk over stdin and stdout (the only transport, the default)')
-    .option(
-      '--cache',
-      'keep per-file results and reuse them while a file is unchanged (as check --cache): a restart reads only what changed',
-    )
-    .option('--cache-location <path>', 'cache file or directory (default: node_modules/.cache/loopkit, else the user cache directory)')
+    .option('--cache', 'use the cache even when LOOPKIT_NO_CACHE is set (on by default, as for check: a restart reads only what changed)')
+    .option('--no-cache', 'do not read or write the cache of per-file results')
+    .option('--cache-location <path>', `cache file or directory (default: the user cache directory, ${CACHE_DIR_HINT})`)
     // editors' clients add flags of their own (--clientProcessId=…)
     .allowUnknownOption()
     .action(async (opts: { cache?: boolean; cacheLocation?: string }) => {
       const { runLanguageServer } = await import('../lsp/server.js');
-      exit(await runLanguageServer(opts.cache ? { cache: { location: opts.cacheLocation, env: io.env } } : {}));
+      exit(await runLanguageServer({ cache: { flag: opts.cache, location: opts.cacheLocation, env: io.env } }));
     });
   return [rules, explain, init, watch, coverage, mcp, lsp];
 }

@@ -17,7 +17,7 @@
  * SKILL.md without frontmatter is an index of the collection, named in a note. Folders with a
  * `.loopkit.yaml` of their own are other projects.
  */
-import fg from 'fast-glob';
+import type FastGlob from 'fast-glob';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { insideRoot, isDirectory } from '../parse/fs.js';
 import type { UncheckedReason, UncheckedSkill } from '../model/types.js';
@@ -30,8 +30,21 @@ function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/');
 }
 
+/** A setting with none of these characters is a plain path, no glob (most are: `skills/`). */
+const mayBeGlob = (pattern: string) => /[*?[\]{}()!+@]/u.test(pattern);
+
+/** fast-glob, once loaded (it and the streams it brings cost a start-up that most projects need not pay). */
+let fg: typeof FastGlob | undefined;
+
+/** Load fast-glob when a setting may use glob syntax: before resolveSkillsDirs or isGlob on such settings. */
+export async function globsFor(patterns: readonly string[]): Promise<void> {
+  if (fg === undefined && patterns.some(mayBeGlob)) fg = (await import('fast-glob')).default;
+}
+
 /** Does a path setting use glob syntax? */
 export function isGlob(pattern: string): boolean {
+  if (!mayBeGlob(pattern)) return false;
+  if (fg === undefined) throw new Error('isGlob: call globsFor first');
   return fg.isDynamicPattern(pattern);
 }
 
@@ -56,7 +69,7 @@ export function resolveSkillsDirs(root: string, patterns: readonly string[]): Sk
   };
   for (const pattern of patterns) {
     if (isGlob(pattern)) {
-      const found = fg.sync(pattern.replace(/\/+$/u, ''), {
+      const found = fg!.sync(pattern.replace(/\/+$/u, ''), {
         cwd: root,
         onlyDirectories: true,
         dot: true,

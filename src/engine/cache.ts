@@ -1,37 +1,83 @@
 /**
- * The result cache (`--cache`): each file's per-file outcome, keyed by its path, its kind and the
- * SHA-1 of its content, stamped with the loopkit version and the format. Never stale: a changed
- * file misses; another loopkit version, a foreign or corrupt file, or a different format is ignored
- * (and rewritten). The per-file phase depends on nothing else — not on the configuration — so a
- * config change keeps the cache valid.
+ * The result cache (on by default in the CLI): each file's per-file outcome, keyed by its path and
+ * kind, checked by the SHA-1 of its content (and, for SKILL.md, the names of the markdown files next
+ * to it), stamped with the loopkit version and the format. Never stale: a changed file misses;
+ * another loopkit version, a foreign or corrupt file, or a different format is ignored (and
+ * rewritten). The per-file phase depends on nothing else — not on the configuration — so a config
+ * change keeps the cache valid.
  *
- * On disk: the cache file (the index: stamp and configuration) and SHARDS shard files next to it
- * (`<file>.s00` …), each holding the entries whose key hashes to it. A run reads a shard only when
- * it looks up a file of it and writes only the shards that changed, so a large project's cache is
- * never held as one string, and one changed file rewrites a sixteenth of it.
+ * Stat first, as git does: an entry also keeps the size, times and inode of the file it was read
+ * from, so an unchanged file is neither read nor hashed. A file whose times are within RACY_MS of
+ * the moment it was read may change again within the file system's clock tick without its times
+ * changing: its entry is trusted only by content, until a later run finds the times old enough.
+ *
+ * On disk: the cache file (the index: stamp, project root and configuration) and SHARDS shard files
+ * next to it (`<file>.s00` …), each holding the entries whose key hashes to it. A run reads a shard
+ * only when it looks up a file of it and writes only the shards that changed, so a large project's
+ * cache is never held as one string, and one changed file rewrites a sixteenth of it. Every file is
+ * written to a temporary file and renamed, so two processes at once never see half of one; a cache
+ * that cannot be read or written is warned about once and the check goes on without it.
+ *
+ * Where (cacheLocation): by default the user's cache directory (XDG on Linux), one folder per
+ * project named after a hash of its absolute root, never inside the checked tree; the folders of the
+ * projects used longest ago are removed once the directory holds more than its bound.
  *
  * It also keeps the validated configuration, keyed by the SHA-1 of `.loopkit.yaml` (a valid one
  * only: a broken config is reported every time), so an unchanged project is checked without
  * loading the YAML parser or the schema.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, platform } from 'node:os';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { VERSION } from '../version.js';
+import { cacheDirectory, cacheOffByEnv, userCacheDir } from './cache-dir.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ConfigSource } from '../config/read.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 
 /** Bumped whenever the shape of FileOutcome or the extraction changes without a version change. */
-const FORMAT = 23;
+const FORMAT = 25;
 const MAGIC = 'loopkit-cache';
+
+/** How close to the moment a file was read its times may be for its entry to be trusted by them (see the top). */
+export const RACY_MS = 2000;
 
 interface CacheEntry {
   /** content hash */
   h: string;
+  /** SKILL.md: the markdown files next to it, joined by NUL */
+  sb?: string;
+  /** the file's size, times and inode when it was read (fileStamp) */
+  s?: string;
+  /** those times were older than the read by RACY_MS: the stamp alone proves the file unchanged */
+  r?: boolean;
   /** the outcome */
   o: FileOutcome;
+}
+
+/** What the file system says of a file, for the stat-first lookup. */
+export interface FileStamp {
+  /** size, modification and change times, inode */
+  sig: string;
+  /** the times are older than RACY_MS before now */
+  settled: boolean;
+}
+
+/** A file's stamp from its stat, taken just before it is read. */
+export function fileStamp(st: Stats, now = Date.now()): FileStamp {
+  return { sig: `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`, settled: Math.max(st.mtimeMs, st.ctimeMs) < now - RACY_MS };
 }
 
 /** A LoadedConfig as JSON (its maps as entry lists). */
@@ -52,6 +98,8 @@ interface Stamp {
 
 interface IndexDocument extends Stamp {
   shards: number;
+  /** the project's absolute root (two roots whose names hash alike never share a cache) */
+  root?: string;
   config?: CachedConfig;
 }
 
@@ -85,12 +133,12 @@ interface Shard {
 
 const configKey = (source: ConfigSource) => (source.text === null ? '-' : contentHash(source.text));
 
-/** The user's cache directory for loopkit (XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows). */
-export function userCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  if (platform() === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'loopkit', 'Cache');
-  if (platform() === 'darwin') return join(homedir(), 'Library', 'Caches', 'loopkit');
-  return join(env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'loopkit');
-}
+type Env = Readonly<Record<string, string | undefined>>;
+
+export { cacheOffByEnv, userCacheDir };
+
+/** The bound of a cache directory when LOOPKIT_CACHE_MAX_MB does not set one. */
+export const DEFAULT_CACHE_MAX_MB = 512;
 
 function isDir(p: string): boolean {
   try {
@@ -100,34 +148,60 @@ function isDir(p: string): boolean {
   }
 }
 
+/** Where a project's cache is: its index file and, in a directory of projects' caches, that directory and its bound. */
+export interface CacheLocation {
+  file: string;
+  /** the directory of many projects' folders, swept down to maxBytes (the folders used longest ago go first) */
+  sweep?: { dir: string; maxBytes: number };
+}
+
+/** What a runner is told of a project's cache (see RunnerOptions): its file, the directory to sweep, the project. */
+export interface CacheSettings {
+  cacheFile: string;
+  cacheSweep?: CacheLocation['sweep'];
+  projectRoot: string;
+}
+
 /**
- * The cache file of a project. `location` (from --cache-location) is a file, or a directory when
- * it exists as one or ends with a separator; the default directory is
- * `<project>/node_modules/.cache/loopkit` when the project has node_modules, else the user's cache
- * directory. In a directory, each project has its own file, named after its absolute root.
+ * The cache settings of a command that reads a project (check, graph, lsp): on unless `--no-cache`
+ * (`flag` false) or LOOPKIT_NO_CACHE turns it off — `--cache` (`flag` true) wins over the variable.
  */
-export function cacheFilePath(
+export function cacheSettings(
   projectRoot: string,
+  flag: boolean | undefined,
   location: string | undefined,
-  env?: Readonly<Record<string, string | undefined>>,
-): string {
+  env: Env,
+): CacheSettings | null {
+  if (flag === false || (flag === undefined && cacheOffByEnv(env))) return null;
+  const where = cacheLocation(projectRoot, location, env);
+  return { cacheFile: where.file, ...(where.sweep ? { cacheSweep: where.sweep } : {}), projectRoot };
+}
+
+/** The folder name of a project in a directory of caches: a hash of its absolute root. */
+export function projectId(projectRoot: string): string {
+  return createHash('sha1').update(projectRoot).digest('hex').slice(0, 16);
+}
+
+/**
+ * The cache of a project. `location` (from --cache-location) is a file, or a directory when it
+ * exists as one or ends with a separator; by default LOOPKIT_CACHE_DIR, else the user's cache
+ * directory (userCacheDir). In a directory,
+ * each project has a folder of its own (projectId) holding `cache.json` and its shards.
+ */
+export function cacheLocation(projectRoot: string, location: string | undefined, env: Env = process.env): CacheLocation {
   let dir: string;
   if (location !== undefined && location !== '') {
-    if (!/[\\/]$/u.test(location) && !isDir(location)) return location;
+    if (!/[\\/]$/u.test(location) && !isDir(location)) return { file: location };
     dir = location;
-  } else {
-    const modules = join(projectRoot, 'node_modules');
-    dir = isDir(modules) ? join(modules, '.cache', 'loopkit') : userCacheDir(env);
-  }
-  const id = createHash('sha1').update(projectRoot).digest('hex').slice(0, 16);
-  return join(dir, `cache-${id}.json`);
+  } else dir = cacheDirectory(env);
+  const mb = Number(env.LOOPKIT_CACHE_MAX_MB);
+  const maxBytes = (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_CACHE_MAX_MB) * 1024 * 1024;
+  return { file: join(dir, projectId(projectRoot), 'cache.json'), sweep: { dir, maxBytes } };
 }
 
 export function contentHash(text: string): string {
   return createHash('sha1').update(text).digest('base64');
 }
-
-const keyOf = (job: FileJob) => `${job.kind}:${job.path}`;
 
 /** Reading infinity and NaN back (JSON has no such numbers; YAML frontmatter does). */
 function replacer(_key: string, value: unknown): unknown {
@@ -150,20 +224,52 @@ function hasOddNumber(value: unknown, depth = 0): boolean {
   return false;
 }
 
+/** What a ResultCache is told besides its file. */
+export interface CacheOptions {
+  /** the project's absolute root, kept in the index: a cache of another root is not used */
+  root?: string;
+  /** sweep this directory of projects' caches down to its bound after writing (see CacheLocation) */
+  sweep?: CacheLocation['sweep'];
+  /** told once when the cache cannot be read or written (the check goes on without it) */
+  warn?: (message: string) => void;
+}
+
+/** How often a directory of caches is swept when no project was added to it (ms). */
+const SWEEP_EVERY_MS = 24 * 60 * 60 * 1000;
+/** A temporary file older than this is a writer's that died (ms). */
+const STALE_TMP_MS = 60 * 60 * 1000;
+/** Error codes of a cache that is not there yet: no warning. */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
+
 export class ResultCache {
   private readonly shards = new Map<number, Shard>();
   private configEntry: CachedConfig | undefined;
   private indexOk = false;
   private indexDirty = false;
   private loaded = false;
+  /** reading or writing failed: warned, and nothing more is written */
+  private broken = false;
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    private readonly options: CacheOptions = {},
+  ) {}
+
+  /** Warn once that the cache cannot be used, and go on without writing it. */
+  private fail(doing: 'read' | 'write', e: unknown): void {
+    if (this.broken) return;
+    this.broken = true;
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code ? `${err.code}: ${err.message.replace(/^\w+: /u, '')}` : err.message;
+    this.options.warn?.(`cannot ${doing} the cache in ${dirname(this.file)} (${why}); checking without it`);
+  }
 
   private readJson(path: string): unknown {
     let text: string;
     try {
       text = readFileSync(path, 'utf8');
-    } catch {
+    } catch (e) {
+      if (!ABSENT.has((e as NodeJS.ErrnoException).code ?? '')) this.fail('read', e);
       return undefined; // none yet
     }
     try {
@@ -176,7 +282,7 @@ export class ResultCache {
   private load(): void {
     this.loaded = true;
     const doc = this.readJson(this.file) as Partial<IndexDocument> | undefined;
-    this.indexOk = stamped(doc) && doc!.shards === SHARDS;
+    this.indexOk = stamped(doc) && doc!.shards === SHARDS && (this.options.root === undefined || doc!.root === this.options.root);
     if (this.indexOk) this.configEntry = doc!.config;
     else this.indexDirty = true;
   }
@@ -230,22 +336,45 @@ export class ResultCache {
     this.indexDirty = true;
   }
 
-  /** The cached outcome of a job with this content hash, if any. */
-  get(job: FileJob, hash: string): FileOutcome | undefined {
+  /** The usable entry of a job's key (whatever its content), and its shard. */
+  private entry(job: JobKey): { key: string; shard: Shard; e: CacheEntry | undefined } {
     const key = keyOf(job);
     const shard = this.shard(shardOf(key));
     const e = shard.entries[key];
-    if (e && e.h === hash && e.o && typeof e.o === 'object' && Array.isArray(e.o.diagnostics) && e.o.facts?.file) {
-      shard.used.set(key, e);
-      return e.o;
-    }
-    return undefined;
+    const ok = e && e.o && typeof e.o === 'object' && Array.isArray(e.o.diagnostics) && e.o.facts?.file && (e.sb ?? '') === siblingsOf(job);
+    return { key, shard, e: ok ? e : undefined };
   }
 
-  set(job: FileJob, hash: string, outcome: FileOutcome): void {
+  /**
+   * Stat first: the cached outcome of a file whose size, times and inode are those it had when it
+   * was read (and were settled then), without reading it; else undefined (read and hash it).
+   */
+  unchanged(job: JobKey, stamp: FileStamp): FileOutcome | undefined {
+    const { key, shard, e } = this.entry(job);
+    if (!e || e.r !== true || e.s !== stamp.sig) return undefined;
+    shard.used.set(key, e);
+    return e.o;
+  }
+
+  /** The cached outcome of a job with this content hash, if any (its stamp, when given, is remembered). */
+  get(job: JobKey, hash: string, stamp?: FileStamp): FileOutcome | undefined {
+    const { key, shard, e } = this.entry(job);
+    if (!e || e.h !== hash) return undefined;
+    if (stamp && (e.s !== stamp.sig || e.r !== stamp.settled)) {
+      shard.used.set(key, { ...e, s: stamp.sig, r: stamp.settled });
+      shard.dirty = true;
+    } else shard.used.set(key, e);
+    return e.o;
+  }
+
+  set(job: JobKey, hash: string, outcome: FileOutcome, stamp?: FileStamp): void {
     const key = keyOf(job);
     const shard = this.shard(shardOf(key));
-    shard.used.set(key, { h: hash, o: outcome });
+    const entry: CacheEntry = { h: hash, o: outcome };
+    const sb = siblingsOf(job);
+    if (sb !== '') entry.sb = sb;
+    if (stamp) Object.assign(entry, { s: stamp.sig, r: stamp.settled });
+    shard.used.set(key, entry);
     const fm = outcome.facts.skill?.frontmatter;
     if (fm && (hasOddNumber(fm.entries) || hasOddNumber(fm.nested))) shard.odd = true;
     shard.dirty = true;
@@ -254,14 +383,17 @@ export class ResultCache {
   /**
    * Write what changed: the index when the stamp or the configuration did, each shard whose entries
    * changed, holding the entries this run used (so the cache holds the project as it is, not every
-   * version of it ever seen); a shard no file of the project maps to any more is removed. Each file
-   * is written to a temporary file and renamed, so a reader never sees half of one. A cache that
-   * cannot be written is not an error.
+   * version of it ever seen); a shard no file of the project maps to any more is removed. In a
+   * directory of projects' caches, a run that wrote nothing marks the project as used (the index's
+   * time), and one that added a project sweeps the directory down to its bound. A cache that
+   * cannot be written is warned about once, never an error.
    */
   save(): void {
-    if (!this.loaded) return;
+    if (!this.loaded || this.broken) return;
+    let wrote = false;
+    let created: string | undefined;
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
+      created = mkdirSync(dirname(this.file), { recursive: true });
       for (let n = 0; n < SHARDS; n++) {
         const shard = this.shards.get(n);
         if (!shard) {
@@ -272,20 +404,117 @@ export class ResultCache {
         if (this.indexOk && !shard.dirty && shard.used.size === shard.stored) continue;
         const doc: ShardDocument = { magic: MAGIC, version: VERSION, format: FORMAT, shard: n, entries: Object.fromEntries(shard.used) };
         writeAtomically(this.shardFile(n), shard.odd ? JSON.stringify(doc, replacer) : JSON.stringify(doc));
+        wrote = true;
       }
       if (this.indexDirty) {
         const index: IndexDocument = { magic: MAGIC, version: VERSION, format: FORMAT, shards: SHARDS };
+        if (this.options.root !== undefined) index.root = this.options.root;
         if (this.configEntry) index.config = this.configEntry;
         writeAtomically(this.file, JSON.stringify(index));
+        wrote = true;
+      } else if (!wrote && this.options.sweep) {
+        const now = new Date();
+        utimesSync(this.file, now, now);
       }
-    } catch {
-      // a read-only or full disk: the next run computes again
+    } catch (e) {
+      // a project's folder removed by another process's sweep meanwhile is no failure of this disk
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.fail('write', e);
+      return;
+    }
+    const sweep = this.options.sweep;
+    if (sweep && wrote && (created !== undefined || sweepDue(sweep.dir))) {
+      try {
+        sweepCaches(sweep.dir, sweep.maxBytes, dirname(this.file));
+      } catch (e) {
+        this.fail('write', e);
+      }
     }
   }
 }
 
+/** A file's place in the cache: its path, its kind, and (SKILL.md) the markdown files next to it. */
+export type JobKey = Omit<FileJob, 'text'>;
+
+const keyOf = (job: JobKey) => `${job.kind}:${job.path}`;
+const siblingsOf = (job: JobKey) => (job.siblings ? job.siblings.join('\u0000') : '');
+
+/** The stamp of a directory's last sweep. */
+const sweptFile = (dir: string) => join(dir, '.swept');
+
+function sweepDue(dir: string): boolean {
+  try {
+    return statSync(sweptFile(dir)).mtimeMs < Date.now() - SWEEP_EVERY_MS;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Bound a directory of projects' caches: while its project folders hold more than maxBytes, remove
+ * the one used longest ago (never `keep`, the folder of the project just checked). Also removes the
+ * single-file caches of loopkit 0.4 (`cache-<id>.json*`) and temporary files left by writers that died.
+ */
+export function sweepCaches(dir: string, maxBytes: number, keep: string): void {
+  const folders: { path: string; bytes: number; used: number }[] = [];
+  let total = 0;
+  const now = Date.now();
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, d.name);
+    if (d.isFile() && (/^cache-[0-9a-f]{16}\.json(?:\.s\d\d)?$/u.test(d.name) || staleTmp(path, d.name, now))) {
+      rmSync(path, { force: true });
+      continue;
+    }
+    if (d.isDirectory() && d.name.endsWith('.gone') && staleTmp(path, d.name, now)) rmSync(path, { recursive: true, force: true });
+    if (!d.isDirectory() || !/^[0-9a-f]{16}$/u.test(d.name)) continue;
+    let bytes = 0;
+    let used = 0;
+    for (const f of readdirSync(path)) {
+      try {
+        const st = statSync(join(path, f));
+        if (staleTmp(join(path, f), f, now, st.mtimeMs)) {
+          rmSync(join(path, f), { force: true });
+          continue;
+        }
+        bytes += st.size;
+        if (f === 'cache.json') used = st.mtimeMs;
+      } catch {
+        // removed meanwhile
+      }
+    }
+    folders.push({ path, bytes, used });
+    total += bytes;
+  }
+  folders.sort((a, b) => a.used - b.used);
+  for (const f of folders) {
+    if (total <= maxBytes) break;
+    if (f.path === keep) continue;
+    // renamed first: a process using the folder meanwhile misses it whole rather than finding half of it
+    const gone = `${f.path}.${process.pid}.${threadId}.gone`;
+    try {
+      renameSync(f.path, gone);
+      rmSync(gone, { recursive: true, force: true });
+      total -= f.bytes;
+    } catch {
+      // another process removed or renamed it
+    }
+  }
+  writeFileSync(sweptFile(dir), '');
+}
+
+function staleTmp(path: string, name: string, now: number, mtime?: number): boolean {
+  if (!name.endsWith('.tmp') && !name.endsWith('.gone')) return false;
+  try {
+    return (mtime ?? statSync(path).mtimeMs) < now - STALE_TMP_MS;
+  } catch {
+    return false;
+  }
+}
+
+let tmpCount = 0;
+
 function writeAtomically(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
+  // unique per process, thread and write: two writers never share a temporary file
+  const tmp = `${path}.${process.pid}.${threadId}.${++tmpCount}.tmp`;
   try {
     writeFileSync(tmp, text);
     renameSync(tmp, path);

@@ -16,17 +16,20 @@ import {
   acceptText,
   exists,
   existsFromRealPlace,
+  fileStat,
   globMatches,
   insideRoot,
   isGlobSegment,
   isDirectory,
   listDir,
+  type DirEntries,
   type Listings,
   markdownFilesUnder,
   pathOnDisk,
   readText,
   type ReadResult,
 } from '../parse/fs.js';
+import { fileStamp, type FileStamp, type JobKey } from './cache.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
 
@@ -225,6 +228,8 @@ export interface ProjectFiles {
   hasReadme: boolean;
   /** milliseconds spent reading files */
   readMs: number;
+  /** the directories listed while reading (each is read once; the model's link checks use them too) */
+  dirs: DirEntries;
 }
 
 /**
@@ -232,28 +237,71 @@ export interface ProjectFiles {
  * collection, a LOOP.md that is no contract is a reference document.
  */
 export function readsLoop(presets: readonly string[], config: LoadedConfig['config'], text: string): boolean {
-  const plainAgentSkills = presets.includes('agent-skills') && !presets.includes('loop-language');
-  return !plainAgentSkills || isLoopContract(text, config.canonical_loop_sections);
+  return !loopsByText(presets) || isLoopContract(text, config.canonical_loop_sections);
 }
 
-/** Reads files of the project (the overlay's text first), counting the time spent on the disk. */
-function fileReader(opts: LoadProjectOptions, files: ProjectFiles): (abs: string) => ReadResult {
-  const { root, overlay } = opts;
-  return (abs) => {
+/** Is a LOOP.md the contract only when its text is one (a plain Agent Skills collection)? Then it must be read to know. */
+function loopsByText(presets: readonly string[]): boolean {
+  return presets.includes('agent-skills') && !presets.includes('loop-language');
+}
+
+/** A file as the reader opened it: known unchanged by its stamp (handed on from the cache, not read), or read. */
+type Opened = { unchanged: true } | { read: ReadResult; stamp?: FileStamp };
+
+/**
+ * Reads files of the project (the overlay's text first), counting the time spent on the disk. Stat
+ * first: given the file's place in the per-file phase (`key`), a file the runner knows unchanged by
+ * its size and times is not read at all — its outcome is handed on and its role recorded here.
+ */
+function fileReader(opts: LoadProjectOptions, files: ProjectFiles): (abs: string, key?: JobKey, skill?: number) => Opened {
+  const { root, overlay, runner } = opts;
+  return (abs, key, skill = -1) => {
     const text = overlay?.get(relative(root, abs).split(sep).join('/'));
-    if (text !== undefined) return acceptText(text);
+    if (text !== undefined) return { read: acceptText(text) };
     const r0 = performance.now();
-    const r = readText(abs);
-    files.readMs += performance.now() - r0;
-    return r;
+    try {
+      const st = key && runner.unchanged ? fileStat(abs) : null;
+      if (!st?.isFile()) return { read: readText(abs) };
+      const stamp = fileStamp(st);
+      if (runner.unchanged!(key!, stamp, (outcome) => outcomesOf(files, key!.kind).set(key!.path, outcome))) {
+        files.roles.push({ path: key!.path, kind: key!.kind, skill });
+        return { unchanged: true };
+      }
+      return { read: readText(abs), stamp };
+    } finally {
+      files.readMs += performance.now() - r0;
+    }
   };
 }
 
+const outcomesOf = (files: ProjectFiles, kind: FileKind) => (kind === 'script' ? files.scripts : files.markdown);
+
 /** Hand a file in its role to the per-file phase; its outcome arrives by path. */
-function addFile(opts: LoadProjectOptions, files: ProjectFiles, job: FileJob, skill: number): Promise<void> {
+function addFile(opts: LoadProjectOptions, files: ProjectFiles, job: FileJob, skill: number, stamp?: FileStamp): Promise<void> {
   files.roles.push({ path: job.path, kind: job.kind, skill });
-  const into = job.kind === 'script' ? files.scripts : files.markdown;
-  return opts.runner.add(job, (outcome) => into.set(job.path, outcome));
+  const into = outcomesOf(files, job.kind);
+  return opts.runner.add(job, (outcome) => into.set(job.path, outcome), stamp);
+}
+
+/**
+ * A file of a skill, stat first, into the per-file phase: true when it is there (unchanged, or read
+ * and added), else what reading it said (missing, unreadable, or refused by `accept`).
+ */
+async function addFromDisk(
+  opts: LoadProjectOptions,
+  files: ProjectFiles,
+  read: ReturnType<typeof fileReader>,
+  abs: string,
+  key: JobKey,
+  skill: number,
+  accept: (text: string) => boolean = () => true,
+): Promise<true | ReadResult> {
+  const opened = read(abs, key, skill);
+  if ('unchanged' in opened) return true;
+  const r = opened.read;
+  if (!('text' in r) || !accept(r.text)) return r;
+  await addFile(opts, files, { ...key, text: r.text }, skill, opened.stamp);
+  return true;
 }
 
 /**
@@ -262,12 +310,20 @@ function addFile(opts: LoadProjectOptions, files: ProjectFiles, job: FileJob, sk
  * are held at a time).
  */
 export async function readProjectFiles(opts: LoadProjectOptions): Promise<ProjectFiles> {
-  const { root, loaded, runner } = opts;
+  const { root, runner } = opts;
   const { dirs } = opts.layout;
-  const files: ProjectFiles = { drafts: [], roles: [], problems: [], markdown: new Map(), scripts: new Map(), hasReadme: false, readMs: 0 };
-  const { drafts, problems } = files;
+  const files: ProjectFiles = {
+    drafts: [],
+    roles: [],
+    problems: [],
+    markdown: new Map(),
+    scripts: new Map(),
+    hasReadme: false,
+    readMs: 0,
+    dirs: new Map(),
+  };
+  const { problems } = files;
   const read = fileReader(opts, files);
-  const add = (job: FileJob, skill: number) => addFile(opts, files, job, skill);
   // a folder the walk could not read may hold skills: that is no PASS (never a note only)
   for (const folder of opts.layout.unreadable) {
     problems.push({
@@ -277,66 +333,88 @@ export async function readProjectFiles(opts: LoadProjectOptions): Promise<Projec
     });
   }
   runner.expect?.(dirs.length);
-  for (const dir of dirs) {
-    const absDir = join(root, dir);
-    const skillPath = inSkillDir(dir, 'SKILL.md');
-    const skillRead = read(join(absDir, 'SKILL.md'));
-    if ('error' in skillRead) {
-      problems.push({ code: 'skill-read-error', file: skillPath, message: `Failed to read ${skillPath}: ${skillRead.error}` });
-      continue;
-    }
-    const index = drafts.length;
-    // the skills below a root skill are skills of their own: their folders are none of its files
-    const inner = skillsInside(dir, dirs);
-    const entries = listDir(absDir, root).filter((e) => !holdsOneOf(e.name, inner));
-    const draft: SkillDraft = {
-      dir,
-      dirName: skillDirName(dir, root),
-      skillPath,
-      loopPath: null,
-      handoffsPath: null,
-      entries,
-      scripts: null,
-    };
-    drafts.push(draft);
-    // the markdown files next to SKILL.md and in its sub-folders (`references/x.md`)
-    const siblings = markdownFilesUnder(absDir, root, 2).filter((p) => !inOneOf(p, inner));
-    await add({ path: skillPath, kind: 'skill', text: skillRead.text, siblings }, index);
-    const loopPath = inSkillDir(dir, 'LOOP.md');
-    const loopRead = read(join(absDir, 'LOOP.md'));
-    if ('text' in loopRead) {
-      if (readsLoop(opts.presets, loaded.config, loopRead.text)) {
-        draft.loopPath = loopPath;
-        await add({ path: loopPath, kind: 'loop', text: loopRead.text }, index);
-      }
-    } else if (!loopRead.missing) {
-      draft.loopReadError = loopRead.error;
-      problems.push({ code: 'skill-read-error', file: loopPath, message: `Failed to read ${loopPath}: ${loopRead.error}` });
-    }
-    if (draft.loopPath === null && draft.loopReadError === undefined) {
-      const h = read(join(absDir, 'HANDOFFS.md'));
-      if ('text' in h) {
-        draft.handoffsPath = inSkillDir(dir, 'HANDOFFS.md');
-        await add({ path: draft.handoffsPath, kind: 'handoffs', text: h.text }, index);
-      }
-    }
-    if (isDirectory(join(absDir, 'scripts'))) {
-      draft.scripts = [];
-      for (const e of listDir(join(absDir, 'scripts'), root)) {
-        if (e.kind !== 'file') continue;
-        const r = read(join(absDir, 'scripts', e.name));
-        if (!('text' in r) || r.text.length > MAX_SCRIPT_BYTES) continue;
-        const path = inSkillDir(dir, `scripts/${e.name}`);
-        draft.scripts.push(path);
-        await add({ path, kind: 'script', text: r.text }, index);
-      }
-    }
-  }
-  const readmeRead = read(join(root, 'README.md'));
-  files.hasReadme = 'text' in readmeRead;
-  if ('text' in readmeRead) await add({ path: 'README.md', kind: 'readme', text: readmeRead.text }, -1);
+  for (const dir of dirs) await readSkillFiles(opts, files, read, dir, dirs);
+  const readme = await addFromDisk(opts, files, read, join(root, 'README.md'), { path: 'README.md', kind: 'readme' }, -1);
+  files.hasReadme = readme === true;
   await runner.flush();
   return files;
+}
+
+/** One skill's files: SKILL.md (with the markdown files next to it), LOOP.md or HANDOFFS.md, its scripts. */
+async function readSkillFiles(
+  opts: LoadProjectOptions,
+  files: ProjectFiles,
+  read: ReturnType<typeof fileReader>,
+  dir: string,
+  dirs: readonly string[],
+): Promise<void> {
+  const { root, loaded } = opts;
+  const { drafts, problems } = files;
+  const absDir = join(root, dir);
+  const index = drafts.length;
+  const skillPath = inSkillDir(dir, 'SKILL.md');
+  // the skills below a root skill are skills of their own: their folders are none of its files
+  const inner = skillsInside(dir, dirs);
+  // the markdown files next to SKILL.md and in its sub-folders (`references/x.md`): part of its cache key
+  const siblings = markdownFilesUnder(absDir, root, 2, files.dirs).filter((p) => !inOneOf(p, inner));
+  const skill = await addFromDisk(opts, files, read, join(absDir, 'SKILL.md'), { path: skillPath, kind: 'skill', siblings }, index);
+  if (skill !== true) {
+    problems.push({
+      code: 'skill-read-error',
+      file: skillPath,
+      message: `Failed to read ${skillPath}: ${'error' in skill ? skill.error : ''}`,
+    });
+    return;
+  }
+  const draft: SkillDraft = {
+    dir,
+    dirName: skillDirName(dir, root),
+    skillPath,
+    loopPath: null,
+    handoffsPath: null,
+    entries: listDir(absDir, root, files.dirs).filter((e) => !holdsOneOf(e.name, inner)),
+    scripts: null,
+  };
+  drafts.push(draft);
+  const loopPath = inSkillDir(dir, 'LOOP.md');
+  // whether a LOOP.md is the contract may depend on its text (a plain Agent Skills collection): then it is read
+  const loop = await addFromDisk(
+    opts,
+    files,
+    loopsByText(opts.presets) ? (abs) => read(abs) : read,
+    join(absDir, 'LOOP.md'),
+    { path: loopPath, kind: 'loop' },
+    index,
+    (text) => readsLoop(opts.presets, loaded.config, text),
+  );
+  if (loop === true) draft.loopPath = loopPath;
+  else if ('error' in loop && !loop.missing) {
+    draft.loopReadError = loop.error;
+    problems.push({ code: 'skill-read-error', file: loopPath, message: `Failed to read ${loopPath}: ${loop.error}` });
+  }
+  if (draft.loopPath === null && draft.loopReadError === undefined) {
+    const handoffsPath = inSkillDir(dir, 'HANDOFFS.md');
+    if ((await addFromDisk(opts, files, read, join(absDir, 'HANDOFFS.md'), { path: handoffsPath, kind: 'handoffs' }, index)) === true) {
+      draft.handoffsPath = handoffsPath;
+    }
+  }
+  if (isDirectory(join(absDir, 'scripts'))) {
+    draft.scripts = [];
+    for (const e of listDir(join(absDir, 'scripts'), root, files.dirs)) {
+      if (e.kind !== 'file') continue;
+      const path = inSkillDir(dir, `scripts/${e.name}`);
+      const script = await addFromDisk(
+        opts,
+        files,
+        read,
+        join(absDir, 'scripts', e.name),
+        { path, kind: 'script' },
+        index,
+        (text) => text.length <= MAX_SCRIPT_BYTES,
+      );
+      if (script === true) draft.scripts.push(path);
+    }
+  }
 }
 
 /** Where a link of a skill's SKILL.md leads, project-relative. */
@@ -357,13 +435,9 @@ export async function readReferences(opts: LoadProjectOptions, files: ProjectFil
       const rel = referencePath(draft, target);
       if (markdown.has(rel) || queued.has(rel) || missing.has(rel)) continue;
       const inside = insideRoot(join(root, rel), root);
-      const r = inside === null ? null : read(inside);
-      if (r && 'text' in r) {
+      if (inside !== null && (await addFromDisk(opts, files, read, inside, { path: rel, kind: 'reference' }, index)) === true)
         queued.add(rel);
-        await addFile(opts, files, { path: rel, kind: 'reference', text: r.text }, index);
-      } else {
-        missing.add(rel);
-      }
+      else missing.add(rel);
     }
   }
   await opts.runner.flush();
@@ -422,7 +496,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const listings: Listings = opts.listings ?? new Map();
   const onDisk = (place: string) => {
     let found = pathsOnDisk.get(place);
-    if (found === undefined) pathsOnDisk.set(place, (found = pathOnDisk(root, place, listings)));
+    if (found === undefined) pathsOnDisk.set(place, (found = pathOnDisk(root, place, listings, files.dirs)));
     return found;
   };
   const checked = new Set<string>();

@@ -9,6 +9,7 @@ import { patternProblem } from '../config/patterns.js';
 import { readConfigFile } from '../config/read.js';
 import { applyPresets, defaultPreset, PRESET_NAMES, skillsEverywhere } from '../config/presets.js';
 import type { Config } from '../config/schema.js';
+import { globsFor } from '../discover/discover.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
 import { markdownFiles } from '../model/files.js';
 import type { FileKind, Project } from '../model/types.js';
@@ -148,6 +149,7 @@ export async function prepare(
           : undefined;
   // every SKILL.md is a skill without a config file, and under a preset that says so where the config writes no skills_dir
   const everywhere = file.file === null || (!file.positions.has('skills_dir') && skillsEverywhere(presets!));
+  await globsFor(file.config.skills_dir);
   const layout = projectLayout(root, displayRoot, file, {
     everywhere,
     ...(options.ignorePatterns ? { ignorePatterns: options.ignorePatterns } : {}),
@@ -270,46 +272,14 @@ export async function planRun(
 
 export async function lint(options: LintOptions): Promise<LintResult> {
   const index = ruleIndex();
-  let selected: readonly Rule[] = rules;
-  let enabled: Rule[];
-  let plan: SeverityPlan;
-  if (options.only && options.only.length > 0) {
-    const chosen = options.only.map((name) => {
-      const r = index.get(name);
-      if (!r) {
-        const guess = closest(name, [...index.keys()]);
-        throw new UsageError(`unknown rule '${name}'${guess ? `; did you mean '${guess}'?` : ''}`);
-      }
-      return r;
-    });
-    selected = rules.filter((r) => chosen.includes(r));
-  }
-
+  const selected = selectedRules(options.only, index);
   const root = projectDirectory(options.root);
-  const runner = createRunner(options, rules);
-  let loadedProject: LoadedProject;
-  let prepared: Prepared;
-  try {
-    ({ prepared, plan, enabled } = await planRun(root, options.root, runner, options, index, selected));
-    const { loaded, layout, presets } = prepared;
-    loadedProject = await loadProject({
-      root,
-      displayRoot: options.root,
-      loaded,
-      layout,
-      presets,
-      references: enabled.some((r) => r.meta.references === true),
-      runner,
-      ...(options.overlay ? { overlay: options.overlay } : {}),
-    });
-  } finally {
-    await runner.close();
-  }
+  const runner = createRunner({ projectRoot: root, ...options }, rules);
+  const { prepared, plan, enabled, loadedProject } = await readForRules(root, options, runner, index, selected);
   const { project } = loadedProject;
   const t2 = performance.now();
   const graph = buildGraph(project);
   const t3 = performance.now();
-
   const byRule: Record<string, number> = {};
   const result = runRules(loadedProject, graph, enabled, plan, index, byRule);
   const t4 = performance.now();
@@ -336,6 +306,47 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   return out;
 }
 
+/** The rules `--rule` names (codes or aliases), every rule without it; an unknown name is a UsageError. */
+function selectedRules(only: readonly string[] | undefined, index: ReadonlyMap<string, Rule>): readonly Rule[] {
+  if (!only || only.length === 0) return rules;
+  const chosen = only.map((name) => {
+    const r = index.get(name);
+    if (!r) {
+      const guess = closest(name, [...index.keys()]);
+      throw new UsageError(`unknown rule '${name}'${guess ? `; did you mean '${guess}'?` : ''}`);
+    }
+    return r;
+  });
+  return rules.filter((r) => chosen.includes(r));
+}
+
+/** Plan the run and read the project through the per-file phase (the runner is closed after: its cache saved). */
+async function readForRules(
+  root: string,
+  options: LintOptions,
+  runner: Runner,
+  index: ReadonlyMap<string, Rule>,
+  selected: readonly Rule[],
+): Promise<RunPlan & { loadedProject: LoadedProject }> {
+  try {
+    const planned = await planRun(root, options.root, runner, options, index, selected);
+    const { loaded, layout, presets } = planned.prepared;
+    const loadedProject = await loadProject({
+      root,
+      displayRoot: options.root,
+      loaded,
+      layout,
+      presets,
+      references: planned.enabled.some((r) => r.meta.references === true),
+      runner,
+      ...(options.overlay ? { overlay: options.overlay } : {}),
+    });
+    return { ...planned, loadedProject };
+  } finally {
+    await runner.close();
+  }
+}
+
 export type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote' | 'layout'>;
 
 export function runRules(
@@ -355,16 +366,7 @@ export function runRules(
   let verifications = 0;
   let suppressed = 0;
   const skillName = (i: number) => (i >= 0 ? project.skills[i]!.name : undefined);
-  // what the rules' file parts found, by code, in the order of the files (one pass, not one per rule)
-  const fileFindings = new Map<string, { raw: RawDiagnostic; role: RoleFile }[]>();
-  for (const role of loaded.roles) {
-    const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
-    for (const raw of outcome?.diagnostics ?? []) {
-      let list = fileFindings.get(raw.code);
-      if (!list) fileFindings.set(raw.code, (list = []));
-      list.push({ raw, role });
-    }
-  }
+  const found = fileFindings(loaded);
   for (const rule of enabled) {
     verifications += rule.meta.scope === 'project' ? 1 : project.skills.length;
     const stat: RuleStat = { code: rule.meta.code, category: rule.meta.category, errors: 0, warnings: 0, info: 0 };
@@ -404,14 +406,12 @@ export function runRules(
     };
     // the problems its file part found, in the files it reads in their role
     const part = rule.file;
-    if (part) {
-      for (const { raw, role } of fileFindings.get(code) ?? []) {
-        // only in the files it reads in their role; not in a file where the rule is off (overrides:), a crash of its file part neither
-        if (!part.kinds.includes(role.kind) || plan.at(rule, raw.at.file) === 'off') continue;
-        emitted.push(
-          raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
-        );
-      }
+    for (const { role, raw } of (part && found.get(code)) || []) {
+      // not in a file where the rule is off (overrides:), a crash of its file part neither
+      if (!part!.kinds.includes(role.kind) || plan.at(rule, raw.at.file) === 'off') continue;
+      emitted.push(
+        raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
+      );
     }
     const c0 = performance.now();
     if (rule.check) {
@@ -461,6 +461,20 @@ export function runRules(
     ruleStats,
     rules: ran,
   };
+}
+
+/** What the rules' file parts found, by rule code, with the file each was found in (in the files' order). */
+function fileFindings(loaded: LoadedProject): Map<string, { role: RoleFile; raw: RawDiagnostic }[]> {
+  const out = new Map<string, { role: RoleFile; raw: RawDiagnostic }[]>();
+  for (const role of loaded.roles) {
+    const outcome = (role.kind === 'script' ? loaded.scripts : loaded.markdown).get(role.path);
+    for (const raw of outcome?.diagnostics ?? []) {
+      const list = out.get(raw.code);
+      if (list) list.push({ role, raw });
+      else out.set(raw.code, [{ role, raw }]);
+    }
+  }
+  return out;
 }
 
 function fileData(loaded: LoadedProject, path: string, code: string): unknown {

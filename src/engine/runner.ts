@@ -1,7 +1,8 @@
 /**
- * How the per-file phase runs: from the cache when a file's content was seen before, else parsed —
- * on this thread, or on worker threads when the machine has the cores for it and there is enough
- * text to parse for them to pay (this thread then reads files and hands out batches).
+ * How the per-file phase runs: from the cache when a file is unchanged (its size and times, before
+ * it is even read) or its content was seen before, else parsed — on this thread, or on worker
+ * threads when the machine has the cores for it and there is enough text to parse for them to pay
+ * (this thread then reads files and hands out batches).
  *
  * Files stream through: the project reader adds them one by one as it reads them, and they are
  * parsed in batches as the batches fill, so only a few batches of text are held at a time however
@@ -12,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 import { intern } from '../util/intern.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ConfigSource } from '../config/read.js';
-import { contentHash, ResultCache } from './cache.js';
+import { contentHash, ResultCache, type CacheLocation, type FileStamp, type JobKey } from './cache.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import { WorkerPool } from './pool.js';
 import type { Rule } from './rule.js';
@@ -20,6 +21,12 @@ import type { Rule } from './rule.js';
 export interface RunnerOptions {
   /** keep per-file outcomes in this cache file (see engine/cache.ts); no cache when absent */
   cacheFile?: string;
+  /** the cache file is in a directory of projects' caches: sweep it down to its bound (see CacheLocation) */
+  cacheSweep?: CacheLocation['sweep'];
+  /** the project's absolute root, kept in the cache's index (a cache of another root is not used) */
+  projectRoot?: string;
+  /** told once when the cache cannot be read or written: the run goes on without it */
+  warn?: (message: string) => void;
   /**
    * Threads that parse: 'auto' (this thread; worker threads on a machine with PARALLEL_MIN_CORES
    * cores once PARALLEL_MIN_CHARS of text is to be parsed), a number of worker threads (this
@@ -44,6 +51,8 @@ export interface RunnerOptions {
 export interface RunnerStats {
   /** files whose outcome came from the cache */
   cached: number;
+  /** … of which were not even read: their size and times had not changed (stat first) */
+  unread: number;
   /** files parsed in this run */
   parsed: number;
   /** threads that parsed them (1: this thread) */
@@ -58,8 +67,13 @@ export interface RunnerStats {
 
 /** Runs the per-file phase of the files a project reader adds. */
 export interface FileRunner {
-  /** the per-file phase of one file; `done` receives its outcome (now, or once its batch is parsed) */
-  add(job: FileJob, done: (outcome: FileOutcome) => void): Promise<void>;
+  /**
+   * Stat first: when the file is known unchanged by its stamp (size, times, inode), `done` receives
+   * its outcome now and the answer is true — the file need not be read; else false.
+   */
+  unchanged?(job: JobKey, stamp: FileStamp, done: (outcome: FileOutcome) => void): boolean;
+  /** the per-file phase of one file (its stamp taken before it was read); `done` receives its outcome (now, or once its batch is parsed) */
+  add(job: FileJob, done: (outcome: FileOutcome) => void, stamp?: FileStamp): Promise<void>;
   /** finish every file added so far */
   flush(): Promise<void>;
   /** how many skills the project has, told before the first file is added */
@@ -111,169 +125,233 @@ export function autoWorkers(cores = availableParallelism()): number {
 interface Pending {
   job: FileJob;
   hash: string | null;
+  stamp: FileStamp | undefined;
   done: (outcome: FileOutcome) => void;
 }
 
 export function createRunner(options: RunnerOptions, rules: readonly Rule[]): Runner {
-  const cache = options.cacheFile ? new ResultCache(options.cacheFile) : null;
-  const concurrency = options.concurrency ?? 'auto';
-  const workers =
-    !options.workerScript || concurrency === 'off' ? 0 : concurrency === 'auto' ? autoWorkers() : Math.max(0, Math.floor(concurrency));
-  const minChars = concurrency === 'auto' ? PARALLEL_MIN_CHARS : 0;
-  const stats: RunnerStats = { cached: 0, parsed: 0, threads: 1, parseMs: 0, extractMs: 0, fileRulesMs: 0, byRule: {} };
-  let processFile: ((job: FileJob, rules: readonly Rule[]) => FileOutcome) | null = null;
-  let pool: WorkerPool | null = options.pool ?? null;
-  const queue: Pending[] = [];
-  let queuedChars = 0;
-  let missChars = 0;
-  const inFlight = new Set<Promise<void>>();
-  let failure: Error | null = null;
+  return new PerFileRunner(options, rules);
+}
 
-  // outcomes live for the whole run: one instance of each repeated string (see util/intern.ts)
-  const strings = new Map<string, string>();
-  const finish = (p: Pending, outcome: FileOutcome) => {
-    intern(outcome, strings);
+/**
+ * The runner, in its phases: the cache (`unchanged`, `add`'s lookup, `config`), the queue of files
+ * to parse in batches (`enqueue`, `take`), and the parsing of a batch here (`parseHere`) or on the
+ * worker threads (`startWorkers`, `dispatch`); every parsed outcome goes through `finish`.
+ */
+class PerFileRunner implements Runner {
+  private readonly cache: ResultCache | null;
+  private readonly workers: number;
+  private readonly minChars: number;
+  private readonly statistics: RunnerStats = {
+    cached: 0,
+    unread: 0,
+    parsed: 0,
+    threads: 1,
+    parseMs: 0,
+    extractMs: 0,
+    fileRulesMs: 0,
+    byRule: {},
+  };
+  private processFile: ((job: FileJob, rules: readonly Rule[]) => FileOutcome) | null = null;
+  private pool: WorkerPool | null;
+  private readonly queue: Pending[] = [];
+  private queuedChars = 0;
+  private missChars = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: Error | null = null;
+  /** outcomes live for the whole run: one instance of each repeated string (see util/intern.ts) */
+  private readonly strings = new Map<string, string>();
+  private handledHere = 0;
+  private heapBounded = false;
+
+  constructor(
+    private readonly options: RunnerOptions,
+    private readonly rules: readonly Rule[],
+  ) {
+    this.cache = options.cacheFile
+      ? new ResultCache(options.cacheFile, {
+          ...(options.projectRoot !== undefined ? { root: options.projectRoot } : {}),
+          ...(options.cacheSweep ? { sweep: options.cacheSweep } : {}),
+          ...(options.warn ? { warn: options.warn } : {}),
+        })
+      : null;
+    const concurrency = options.concurrency ?? 'auto';
+    this.workers =
+      !options.workerScript || concurrency === 'off' ? 0 : concurrency === 'auto' ? autoWorkers() : Math.max(0, Math.floor(concurrency));
+    this.minChars = concurrency === 'auto' ? PARALLEL_MIN_CHARS : 0;
+    this.pool = options.pool ?? null;
+    if (options.pool) this.statistics.threads = options.pool.size;
+  }
+
+  // — the cache —
+
+  async config(source: ConfigSource): Promise<LoadedConfig> {
+    const hit = this.cache?.getConfig(source);
+    if (hit) return hit;
+    // the YAML parser and the schema are loaded only when the config must be read
+    const loaded = (await import('../config/load.js')).configFromSource(source);
+    this.cache?.setConfig(source, loaded);
+    return loaded;
+  }
+
+  unchanged(job: JobKey, stamp: FileStamp, done: (outcome: FileOutcome) => void): boolean {
+    const hit = this.cache?.unchanged(job, stamp);
+    if (!hit) return false;
+    this.statistics.unread++;
+    this.served(hit, 0, done);
+    return true;
+  }
+
+  /** An outcome from the cache, handed on. */
+  private served(hit: FileOutcome, chars: number, done: (outcome: FileOutcome) => void): void {
+    // reading the cache makes garbage too (decoding shards), at a lower rate than parsing
+    this.handled(chars);
+    this.statistics.cached++;
+    done(intern(hit, this.strings));
+  }
+
+  async add(job: FileJob, done: (outcome: FileOutcome) => void, stamp?: FileStamp): Promise<void> {
+    this.check();
+    const hash = this.cache ? contentHash(job.text) : null;
+    const hit = hash !== null ? this.cache!.get(job, hash, stamp) : undefined;
+    if (hit) {
+      this.served(hit, job.text.length, done);
+      return;
+    }
+    await this.enqueue({ job, hash, stamp, done });
+  }
+
+  // — the queue —
+
+  private async enqueue(p: Pending): Promise<void> {
+    this.queue.push(p);
+    this.queuedChars += p.job.text.length;
+    this.missChars += p.job.text.length;
+    this.startWorkers();
+    const pool = this.pool;
+    if (!pool) {
+      if (this.queuedChars >= BATCH_CHARS) await this.parseHere(this.take());
+      return;
+    }
+    this.dispatch(false);
+    // every worker busy and a batch waiting for each: wait for one (reading no further ahead)
+    while (this.queuedChars >= BATCH_CHARS * (pool.size + 1) && this.inFlight.size > 0) {
+      await Promise.race(this.inFlight);
+      this.check();
+    }
+    await breathe();
+  }
+
+  /** The next batch from the queue: files in the order they were added, about BATCH_CHARS of text. */
+  private take(): Pending[] {
+    const batch: Pending[] = [];
+    let chars = 0;
+    while (this.queue.length > 0 && (batch.length === 0 || chars < BATCH_CHARS)) {
+      const p = this.queue.shift()!;
+      chars += p.job.text.length;
+      batch.push(p);
+    }
+    this.queuedChars -= chars;
+    return batch;
+  }
+
+  async flush(): Promise<void> {
+    for (;;) {
+      this.check();
+      if (!this.pool) {
+        if (this.queue.length === 0) break;
+        await this.parseHere(this.take());
+        continue;
+      }
+      this.dispatch(true);
+      if (this.inFlight.size === 0 && this.queue.length === 0) break;
+      if (this.inFlight.size > 0) await Promise.race(this.inFlight);
+    }
+    this.check();
+  }
+
+  // — parsing —
+
+  /** Parse a batch on this thread (the parser is loaded the first time a file has to be parsed). */
+  private async parseHere(batch: Pending[]): Promise<void> {
+    this.processFile ??= (await import('./file-phase.js')).processFile;
+    for (const p of batch) this.handled(p.job.text.length);
+    for (const p of batch) this.finish(p, this.processFile(p.job, this.rules));
+  }
+
+  private startWorkers(): void {
+    if (this.pool || this.workers === 0 || this.missChars < this.minChars) return;
+    this.pool = new WorkerPool(this.options.workerScript!, this.workers);
+    this.statistics.threads = this.workers;
+  }
+
+  /** Hand batches to idle workers: full ones, or (when `all`) whatever is left. */
+  private dispatch(all: boolean): void {
+    const pool = this.pool;
+    if (!pool) return;
+    while (this.queue.length > 0 && pool.idle() > 0 && (all || this.queuedChars >= BATCH_CHARS)) {
+      const batch = this.take();
+      const sent: Promise<void> = pool
+        .run(batch.map((p) => p.job))
+        .then((outcomes) => outcomes.forEach((o, k) => this.finish(batch[k]!, o)))
+        .catch((e: Error) => {
+          this.failure ??= e;
+        })
+        .finally(() => {
+          this.inFlight.delete(sent);
+          this.dispatch(all);
+        });
+      this.inFlight.add(sent);
+    }
+  }
+
+  /** A parsed file's outcome: counted, kept in the cache, handed on. */
+  private finish(p: Pending, outcome: FileOutcome): void {
+    const stats = this.statistics;
+    intern(outcome, this.strings);
     stats.parsed++;
     stats.parseMs += outcome.ms?.parse ?? 0;
     stats.extractMs += outcome.ms?.extract ?? 0;
     stats.fileRulesMs += outcome.ms?.rules ?? 0;
     for (const [code, ms] of Object.entries(outcome.ms?.byRule ?? {})) stats.byRule[code] = (stats.byRule[code] ?? 0) + ms;
     delete outcome.ms;
-    if (cache && p.hash !== null) cache.set(p.job, p.hash, outcome);
+    if (this.cache && p.hash !== null) this.cache.set(p.job, p.hash, outcome, p.stamp);
     p.done(outcome);
-  };
+  }
 
-  /** The next batch from the queue: files in the order they were added, about BATCH_CHARS of text. */
-  const take = (): Pending[] => {
-    const batch: Pending[] = [];
-    let chars = 0;
-    while (queue.length > 0 && (batch.length === 0 || chars < BATCH_CHARS)) {
-      const p = queue.shift()!;
-      chars += p.job.text.length;
-      batch.push(p);
-    }
-    queuedChars -= chars;
-    return batch;
-  };
+  private check(): void {
+    if (this.failure) throw this.failure;
+  }
 
-  let handledHere = 0;
-  let heapBounded = false;
-  const boundHeap = () => {
-    if (!options.ownProcess || heapBounded) return;
-    heapBounded = true;
+  // — memory —
+
+  expect(skills: number): void {
+    if (skills >= BOUNDED_HEAP_SKILLS) this.boundHeap();
+  }
+
+  private boundHeap(): void {
+    if (!this.options.ownProcess || this.heapBounded) return;
+    this.heapBounded = true;
     setFlagsFromString('--heap-growing-percent=30');
-  };
+  }
+
   /** Count text parsed or taken from the cache on this thread; bound the heap's growth past BOUNDED_HEAP_CHARS. */
-  const handled = (chars: number) => {
-    handledHere += chars;
-    if (handledHere >= BOUNDED_HEAP_CHARS) boundHeap();
-  };
-  /** Parse a batch on this thread (the parser is loaded the first time a file has to be parsed). */
-  const parseHere = async (batch: Pending[]) => {
-    processFile ??= (await import('./file-phase.js')).processFile;
-    for (const p of batch) handled(p.job.text.length);
-    for (const p of batch) finish(p, processFile(p.job, rules));
-  };
+  private handled(chars: number): void {
+    this.handledHere += chars;
+    if (this.handledHere >= BOUNDED_HEAP_CHARS) this.boundHeap();
+  }
 
-  /** Hand batches to idle workers: full ones, or (when `all`) whatever is left. */
-  const dispatch = (all: boolean) => {
-    if (!pool) return;
-    while (queue.length > 0 && pool.idle() > 0 && (all || queuedChars >= BATCH_CHARS)) {
-      const batch = take();
-      const sent: Promise<void> = pool
-        .run(batch.map((p) => p.job))
-        .then((outcomes) => outcomes.forEach((o, k) => finish(batch[k]!, o)))
-        .catch((e: Error) => {
-          failure ??= e;
-        })
-        .finally(() => {
-          inFlight.delete(sent);
-          dispatch(all);
-        });
-      inFlight.add(sent);
-    }
-  };
+  stats(): RunnerStats {
+    return { ...this.statistics, byRule: { ...this.statistics.byRule } };
+  }
 
-  if (options.pool) stats.threads = options.pool.size;
-  const startWorkers = () => {
-    if (pool || workers === 0 || missChars < minChars) return;
-    pool = new WorkerPool(options.workerScript!, workers);
-    stats.threads = workers;
-  };
-
-  /** Let worker messages in (they are events: this thread only sees them when it yields). */
-  const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-  const check = () => {
-    if (failure) throw failure;
-  };
-
-  return {
-    async config(source) {
-      const hit = cache?.getConfig(source);
-      if (hit) return hit;
-      // the YAML parser and the schema are loaded only when the config must be read
-      const loaded = (await import('../config/load.js')).configFromSource(source);
-      cache?.setConfig(source, loaded);
-      return loaded;
-    },
-
-    expect(skills) {
-      if (skills >= BOUNDED_HEAP_SKILLS) boundHeap();
-    },
-
-    async add(job, done) {
-      check();
-      const hash = cache ? contentHash(job.siblings ? `${job.text}\u0000${job.siblings.join('\u0000')}` : job.text) : null;
-      if (cache && hash !== null) {
-        const hit = cache.get(job, hash);
-        if (hit) {
-          // reading the cache makes garbage too (hashing, decoding shards), at a lower rate
-          handled(job.text.length);
-          stats.cached++;
-          done(intern(hit, strings));
-          return;
-        }
-      }
-      queue.push({ job, hash, done });
-      queuedChars += job.text.length;
-      missChars += job.text.length;
-      startWorkers();
-      if (!pool) {
-        if (queuedChars >= BATCH_CHARS) await parseHere(take());
-        return;
-      }
-      dispatch(false);
-      // every worker busy and a batch waiting for each: wait for one (reading no further ahead)
-      while (queuedChars >= BATCH_CHARS * (pool.size + 1) && inFlight.size > 0) {
-        await Promise.race(inFlight);
-        check();
-      }
-      await breathe();
-    },
-
-    async flush() {
-      for (;;) {
-        check();
-        if (!pool) {
-          if (queue.length === 0) break;
-          await parseHere(take());
-          continue;
-        }
-        dispatch(true);
-        if (inFlight.size === 0 && queue.length === 0) break;
-        if (inFlight.size > 0) await Promise.race(inFlight);
-      }
-      check();
-    },
-
-    stats: () => ({ ...stats, byRule: { ...stats.byRule } }),
-
-    async close() {
-      cache?.save();
-      const p = pool as WorkerPool | null;
-      pool = null;
-      if (p !== options.pool) await p?.close();
-    },
-  };
+  async close(): Promise<void> {
+    this.cache?.save();
+    const p = this.pool;
+    this.pool = null;
+    if (p !== this.options.pool) await p?.close();
+  }
 }
+
+/** Let worker messages in (they are events: this thread only sees them when it yields). */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -345,7 +345,7 @@ export class ProjectSession {
   /** A file runner that serves a file's outcome from memory while its text (and siblings) did not change. */
   private remembering(inner: FileRunner, sections: readonly string[]): FileRunner {
     const runner: FileRunner = {
-      add: async (job, done) => {
+      add: async (job, done, stamp) => {
         const hash = contentHash(job.text);
         const memo = this.memo.get(job.path);
         if (memo && memo.hash === hash && memo.job.kind === job.kind && sameList(memo.job.siblings, job.siblings)) {
@@ -353,10 +353,14 @@ export class ProjectSession {
           return;
         }
         const { text, ...rest } = job;
-        await inner.add(job, (outcome) => {
-          this.memo.set(job.path, remembered(rest, hash, outcome, text, sections));
-          done(outcome);
-        });
+        await inner.add(
+          job,
+          (outcome) => {
+            this.memo.set(job.path, remembered(rest, hash, outcome, text, sections));
+            done(outcome);
+          },
+          stamp,
+        );
       },
       flush: () => inner.flush(),
     };

@@ -22,7 +22,7 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { cacheFilePath } from '../engine/cache.js';
+import { cacheSettings } from '../engine/cache.js';
 import { IGNORED_PATH } from '../engine/session.js';
 import { VERSION } from '../version.js';
 import { codeActions } from './actions.js';
@@ -42,8 +42,11 @@ export interface ServerOptions {
   watch?: boolean;
   /** the process is loopkit's own: process-wide settings (V8's heap growth) may be tuned for it */
   ownProcess?: boolean;
-  /** keep per-file results in loopkit's cache (as `check --cache`): a restarted server reads only what changed */
-  cache?: { location?: string; env: Readonly<Record<string, string | undefined>> };
+  /**
+   * loopkit's cache of per-file results, as `check` uses it (on unless `flag` is false or the
+   * environment turns it off): a restarted server reads only what changed. No cache when absent.
+   */
+  cache?: { flag?: boolean | undefined; location?: string | undefined; env: Readonly<Record<string, string | undefined>> };
 }
 
 export function startServer(options: ServerOptions): Connection {
@@ -63,7 +66,8 @@ export function startServer(options: ServerOptions): Connection {
     // the process is loopkit's own (`loopkit lsp`): a large project may bound the heap's growth, as check does
     (root) => ({
       ownProcess: options.ownProcess === true,
-      ...(cache ? { cacheFile: cacheFilePath(root, cache.location, cache.env) } : {}),
+      ...(cache ? cacheSettings(root, cache.flag, cache.location, cache.env) : null),
+      warn: (message: string) => connection.console.warn(`loopkit: ${message}`),
     }),
   );
 

@@ -1,5 +1,5 @@
 /** File reading for the parse layer: bounded, UTF-8 checked, never throws. */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { DirEntry } from '../model/types.js';
 import { decodeUtf8 } from '../util/text.js';
@@ -39,6 +39,15 @@ export function acceptText(text: string, bytes = Buffer.byteLength(text)): ReadR
   return { text };
 }
 
+/** A path's stat (symlinks followed), or null when it cannot be had. */
+export function fileStat(abs: string): Stats | null {
+  try {
+    return statSync(abs);
+  } catch {
+    return null;
+  }
+}
+
 export function exists(abs: string): boolean {
   try {
     statSync(abs);
@@ -56,12 +65,21 @@ export function isDirectory(abs: string): boolean {
   }
 }
 
-/** Directory entries sorted by name (byte order); symlinks resolved only when they stay inside `root`. */
-export function listDir(abs: string, root: string): DirEntry[] {
+/** Directories listed during one read of a project (listDir's entries; null: could not be listed), each read once. */
+export type DirEntries = Map<string, DirEntry[] | null>;
+
+/**
+ * Directory entries sorted by name (byte order); symlinks resolved only when they stay inside
+ * `root`. With `seen`, a directory listed before in the same read is not read again.
+ */
+export function listDir(abs: string, root: string, seen?: DirEntries): DirEntry[] {
+  const known = seen?.get(abs);
+  if (known !== undefined) return known ?? [];
   let dirents;
   try {
     dirents = readdirSync(abs, { withFileTypes: true });
   } catch {
+    seen?.set(abs, null);
     return [];
   }
   const out: DirEntry[] = [];
@@ -74,6 +92,7 @@ export function listDir(abs: string, root: string): DirEntry[] {
     out.push({ name: d.name, kind });
   }
   out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  seen?.set(abs, out);
   return out;
 }
 
@@ -126,10 +145,10 @@ export function globMatches(root: string, pattern: string): boolean {
  * as paths relative to it (`notes.md`, `references/schemas.md`), sorted; never `node_modules` or
  * `.git`, and sub-directories only through links that stay inside `root`.
  */
-export function markdownFilesUnder(abs: string, root: string, depth: number): string[] {
+export function markdownFilesUnder(abs: string, root: string, depth: number, seen?: DirEntries): string[] {
   const out: string[] = [];
   const walk = (dir: string, prefix: string, left: number) => {
-    for (const e of listDir(dir, root)) {
+    for (const e of listDir(dir, root, seen)) {
       if (e.kind === 'file' && /\.md$/iu.test(e.name)) out.push(prefix + e.name);
       else if (e.kind === 'dir' && left > 0 && e.name !== 'node_modules' && e.name !== '.git')
         walk(`${dir}${sep}${e.name}`, `${prefix}${e.name}/`, left - 1);
@@ -185,12 +204,14 @@ export function insideRoot(abs: string, root: string): string | null {
 /** Directory listings of one project load (absolute directory → its entries' names by lower case; null when it cannot be listed). */
 export type Listings = Map<string, Map<string, string[]> | null>;
 
-function listing(abs: string, listings: Listings): Map<string, string[]> | null {
+function listing(abs: string, listings: Listings, seen?: DirEntries): Map<string, string[]> | null {
   let names = listings.get(abs);
   if (names === undefined) {
     try {
       names = new Map();
-      for (const name of readdirSync(abs).sort()) {
+      const entries = seen?.get(abs);
+      if (entries === null) throw new Error('not listed');
+      for (const name of entries ? entries.map((e) => e.name) : readdirSync(abs).sort()) {
         const lower = name.toLowerCase();
         names.set(lower, [...(names.get(lower) ?? []), name]);
       }
@@ -208,9 +229,10 @@ function listing(abs: string, listings: Listings): Map<string, string[]> | null 
  * exists only in another case (`references/Security.md` → `references/security.md`: found on macOS
  * and Windows, missing on Linux); null when a part does not exist in any case. The names are
  * compared with the listing, not asked of the file system, which ignores case on macOS and Windows.
- * A directory that cannot be listed is asked of the file system for the rest of the path.
+ * A directory that cannot be listed is asked of the file system for the rest of the path. Listings
+ * of the same read (`seen`) are not read again.
  */
-export function pathOnDisk(root: string, rel: string, listings: Listings): string | null {
+export function pathOnDisk(root: string, rel: string, listings: Listings, seen?: DirEntries): string | null {
   let dir = resolve(root);
   const out: string[] = [];
   const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
@@ -221,7 +243,7 @@ export function pathOnDisk(root: string, rel: string, listings: Listings): strin
       out.push(part);
       continue;
     }
-    const names = listing(dir, listings);
+    const names = listing(dir, listings, seen);
     if (names === null) return exists(resolve(dir, ...parts.slice(i))) ? rel : null;
     const same = names.get(part.toLowerCase());
     if (same === undefined) return null;

@@ -8,11 +8,13 @@
  * English skills, where o200k_base (GPT-4o) counts 77 %, 84 % and 92 %. It is also the smaller
  * vocabulary, so it loads faster. docs/rules/skill-body-too-many-tokens.md gives the figures.
  *
- * The tokenizer (about a megabyte of vocabulary) is loaded on first use only, and a count is made
- * only when it can matter: every token covers at least one UTF-8 byte, so a text of at most `limit`
- * bytes has at most `limit` tokens and is never counted.
+ * The tokenizer (about a megabyte of vocabulary, 80–100 ms to load) is loaded on first use only, and
+ * a count is made only when it can matter: every token covers at least one UTF-8 byte, so a text of
+ * at most `limit` bytes has at most `limit` tokens and is never counted; nor is a text whose bound
+ * without the tokenizer (tokenBound) is within the limit.
  */
 import { createRequire } from 'node:module';
+import { PIECES, SPLIT } from './cl100k-pieces.js';
 import { byteLength } from './text.js';
 
 interface Encoding {
@@ -48,6 +50,48 @@ export function tokenizerLoaded(): boolean {
   return encoding !== undefined;
 }
 
+/** Where each of PIECES starts (and, last, where one past the end would): found once, on first use. */
+let starts: Uint32Array | undefined;
+
+/** Is `piece` one of PIECES? A binary search in the sorted list, without splitting it into 29,000 strings. */
+function isPiece(piece: string): boolean {
+  if (starts === undefined) {
+    let n = 1;
+    for (let i = PIECES.indexOf('\u007f'); i !== -1; i = PIECES.indexOf('\u007f', i + 1)) n++;
+    starts = new Uint32Array(n + 1);
+    for (let k = 1, i = PIECES.indexOf('\u007f'); i !== -1; i = PIECES.indexOf('\u007f', i + 1)) starts[k++] = i + 1;
+    starts[n] = PIECES.length + 1;
+  }
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const from = starts[mid]!;
+    const length = starts[mid + 1]! - 1 - from;
+    let order = 0;
+    for (let i = 0; order === 0 && i < Math.min(length, piece.length); i++) order = piece.charCodeAt(i) - PIECES.charCodeAt(from + i);
+    if (order === 0) order = piece.length - length;
+    if (order === 0) return true;
+    if (order < 0) hi = mid - 1;
+    else lo = mid + 1;
+  }
+  return false;
+}
+
+/**
+ * An upper bound of the tokens of `text`, without the tokenizer (past `limit` it stops counting):
+ * the encoding splits a text into pieces (SPLIT) and encodes each on its own, a piece that is a
+ * token as that one token (PIECES holds the most frequent), any other as at most one token a byte.
+ */
+export function tokenBound(text: string, limit = Infinity): number {
+  let n = 0;
+  for (const [piece] of text.matchAll(SPLIT)) {
+    n += isPiece(piece) ? 1 : byteLength(piece);
+    if (n > limit) break;
+  }
+  return n;
+}
+
 /** The number of tokens of `text`. */
 export function countTokens(text: string): number {
   return text === '' ? 0 : tokenizer().countTokens(text, AS_TEXT);
@@ -59,7 +103,7 @@ export function countTokens(text: string): number {
  */
 export function tokensOver(text: string, limit: number): number | null {
   // a UTF-16 unit is at most 3 UTF-8 bytes: the byte length need not even be computed
-  if (text.length * 3 <= limit || byteLength(text) <= limit) return null;
+  if (text.length * 3 <= limit || byteLength(text) <= limit || tokenBound(text, limit) <= limit) return null;
   const within = tokenizer().isWithinTokenLimit(text, limit, AS_TEXT);
   return within === false ? countTokens(text) : null;
 }

@@ -1,0 +1,224 @@
+/**
+ * The cache as the CLI uses it: on by default, in the user's cache directory (never in the checked
+ * project), one folder per project, turned off by --no-cache or LOOPKIT_NO_CACHE; safe with two
+ * runs at once, a read-only or unusable cache directory, a corrupted shard; bounded, the projects
+ * used longest ago removed first. Every cached report is the uncached one, byte for byte.
+ * (The keys and their invalidation on the library's side: test/modes.test.ts.)
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectId, sweepCaches } from '../src/engine/cache.js';
+import { BIN, cleanEnv, run, Temps } from './helpers/cli.js';
+import { PERMISSIONS } from './helpers/permissions.js';
+
+const temps = new Temps();
+afterAll(() => temps.cleanup());
+
+/** A project and a cache directory of its own; `env` points the cache there. */
+function setup(project = 'with-errors') {
+  const dir = temps.copy(project);
+  const cacheDir = join(temps.dir('loopkit-cache-dir-'), 'loopkit');
+  return { dir, cacheDir, env: { LOOPKIT_CACHE_DIR: cacheDir } };
+}
+
+const projectFolders = (cacheDir: string) => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => /^[0-9a-f]{16}$/u.test(f)) : []);
+const fromCache = (stderr: string) => /files .*\((\d+) from the cache, (\d+) parsed/u.exec(stderr)!.slice(1).map(Number);
+
+describe('the cache of loopkit check', () => {
+  it('is on by default, in $XDG_CACHE_HOME/loopkit, else ~/.cache/loopkit: one folder per project, named by its root', () => {
+    const dir = temps.copy('with-errors');
+    const home = temps.dir('loopkit-home-');
+    const xdg = join(home, 'xdg');
+    const cold = run([dir, '--json', '--no-cache']);
+    const first = run([dir, '--json'], { env: { LOOPKIT_CACHE_DIR: '', XDG_CACHE_HOME: xdg } });
+    expect(first.stdout).toBe(cold.stdout);
+    const id = projectId(realpathSync(dir));
+    expect(readdirSync(join(xdg, 'loopkit'))).toContain(id);
+    expect(existsSync(join(xdg, 'loopkit', id, 'cache.json'))).toBe(true);
+    // without XDG_CACHE_HOME: ~/.cache/loopkit
+    const env = { LOOPKIT_CACHE_DIR: '', XDG_CACHE_HOME: '', HOME: home };
+    run([dir], { env });
+    expect(existsSync(join(home, '.cache', 'loopkit', id, 'cache.json'))).toBe(true);
+    const again = run([dir, '--json', '--timing'], { env });
+    expect(again.stdout).toBe(cold.stdout);
+    const [cached, parsed] = fromCache(again.stderr);
+    expect(parsed).toBe(0);
+    expect(cached).toBeGreaterThan(0);
+  });
+
+  it('--no-cache and LOOPKIT_NO_CACHE=1 turn it off; --cache wins over the variable; LOOPKIT_NO_CACHE=0 does not', () => {
+    const { dir, cacheDir, env } = setup();
+    const off = run([dir, '--json', '--timing'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } });
+    expect(fromCache(off.stderr)[0]).toBe(0);
+    // the variable turns off every cache of loopkit: nothing is written
+    expect(existsSync(cacheDir)).toBe(false);
+    const plain = run([dir, '--json', '--no-cache'], { env });
+    expect(off.stdout).toBe(plain.stdout);
+    // --no-cache, the results' cache (the program's compiled code is kept: see below)
+    expect(projectFolders(cacheDir)).toEqual([]);
+    expect(run([dir, '--json', '--cache'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } }).stdout).toBe(plain.stdout);
+    expect(projectFolders(cacheDir)).toHaveLength(1);
+    const on = run([dir, '--json', '--timing'], { env: { ...env, LOOPKIT_NO_CACHE: '0' } });
+    expect(on.stdout).toBe(plain.stdout);
+    expect(fromCache(on.stderr)[1]).toBe(0);
+  });
+
+  it('a cache directory that cannot be created: one warning on stderr, the same report and exit code', () => {
+    const { dir } = setup();
+    const file = join(temps.dir(), 'a-file');
+    writeFileSync(file, 'not a directory\n');
+    const plain = run([dir, '--no-cache']);
+    const r = run([dir], { env: { LOOPKIT_CACHE_DIR: join(file, 'loopkit') } });
+    expect(r.stdout).toBe(plain.stdout);
+    expect(r.status).toBe(plain.status);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('loopkit: warning:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^loopkit: warning: cannot write the cache in .*a-file.*\(ENOTDIR: .*\); checking without it$/u);
+  });
+
+  it.skipIf(!PERMISSIONS.apply)(
+    `a read-only cache directory: one warning, the same report, nothing written${PERMISSIONS.apply ? '' : ` (skipped: ${PERMISSIONS.why})`}`,
+    () => {
+      const { dir, cacheDir } = setup();
+      // the checking user (root checks as `nobody`) can read the project and the cache, not write the cache
+      for (const d of spawnSync('find', [dir, '-type', 'd'], { encoding: 'utf8' }).stdout.trim().split('\n')) chmodSync(d, 0o755);
+      for (const f of spawnSync('find', [dir, '-type', 'f'], { encoding: 'utf8' }).stdout.trim().split('\n')) chmodSync(f, 0o644);
+      mkdirSync(cacheDir, { recursive: true });
+      chmodSync(join(cacheDir, '..'), 0o755);
+      chmodSync(cacheDir, 0o555);
+      const as = (args: string[]) =>
+        spawnSync(process.execPath, [BIN, ...args], {
+          encoding: 'utf8',
+          env: cleanEnv({ LOOPKIT_CACHE_DIR: cacheDir }),
+          ...PERMISSIONS.as,
+        });
+      const plain = as([dir, '--no-cache']);
+      const r = as([dir]);
+      expect(r.stdout).toBe(plain.stdout);
+      expect(r.status).toBe(plain.status);
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('loopkit: warning:'))).toEqual([
+        expect.stringMatching(/^loopkit: warning: cannot write the cache in .*\((EACCES|EROFS|EPERM): .*\); checking without it$/u),
+      ]);
+      expect(readdirSync(cacheDir)).toEqual([]);
+    },
+  );
+
+  it('two runs at once on the same project and cache: both report what an uncached run does, and the cache is whole after', async () => {
+    const { dir, env } = setup();
+    const plain = run([dir, '--json', '--no-cache']).stdout;
+    const once = () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, dir, '--json'], { env: cleanEnv(env) });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('error', reject);
+        child.on('close', () => resolve(out));
+      });
+    const skill = join(dir, 'skills', 'running-a', 'SKILL.md');
+    const text = readFileSync(skill, 'utf8');
+    for (let round = 0; round < 3; round++) {
+      // each round, one file changed: both runs parse it and write its shard at once
+      writeFileSync(skill, `${text}\nRound ${round}.\n`);
+      const expected = run([dir, '--json', '--no-cache']).stdout;
+      const [a, b] = await Promise.all([once(), once()]);
+      expect(a).toBe(expected);
+      expect(b).toBe(expected);
+    }
+    writeFileSync(skill, text);
+    run([dir], { env });
+    const after = run([dir, '--json', '--timing'], { env });
+    expect(after.stdout).toBe(plain);
+    expect(fromCache(after.stderr)[1]).toBe(0);
+    // no temporary file left behind
+    const folder = join(env.LOOPKIT_CACHE_DIR, projectFolders(env.LOOPKIT_CACHE_DIR)[0]!);
+    expect(readdirSync(folder).filter((f) => !/^cache\.json(?:\.s\d\d)?$/u.test(f))).toEqual([]);
+  });
+
+  it('a corrupted shard: its files are parsed again, the report is the same, the shard is rewritten', () => {
+    const { dir, cacheDir, env } = setup();
+    const plain = run([dir, '--json', '--no-cache']).stdout;
+    run([dir], { env });
+    const folder = join(cacheDir, projectFolders(cacheDir)[0]!);
+    const shards = readdirSync(folder).filter((f) => /\.s\d\d$/u.test(f));
+    expect(shards.length).toBeGreaterThan(0);
+    writeFileSync(join(folder, shards[0]!), '{"magic":"loopkit-cache","entries":{"skill:');
+    const r = run([dir, '--json', '--timing'], { env });
+    expect(r.stdout).toBe(plain);
+    expect(r.stderr).not.toContain('warning');
+    expect(fromCache(r.stderr)[1]).toBeGreaterThan(0);
+    expect(fromCache(run([dir, '--timing'], { env }).stderr)[1]).toBe(0);
+  });
+
+  it('is bounded: past LOOPKIT_CACHE_MAX_MB, the projects used longest ago are removed, never the one checked', () => {
+    const cacheDir = join(temps.dir('loopkit-cache-dir-'), 'loopkit');
+    const projects = [temps.copy('with-errors'), temps.copy('clean'), temps.copy('seed-skills')];
+    // about one project's cache
+    const env = { LOOPKIT_CACHE_DIR: cacheDir, LOOPKIT_CACHE_MAX_MB: '0.03' };
+    const ids = projects.map((p) => projectId(realpathSync(p)));
+    run([projects[0]!], { env });
+    expect(projectFolders(cacheDir)).toEqual([ids[0]]);
+    // the first project's folder looks old: it goes first
+    const old = new Date(Date.now() - 3600_000);
+    utimesSync(join(cacheDir, ids[0]!, 'cache.json'), old, old);
+    run([projects[1]!], { env });
+    run([projects[2]!], { env });
+    const left = projectFolders(cacheDir);
+    expect(left).toContain(ids[2]);
+    expect(left).not.toContain(ids[0]);
+  });
+});
+
+describe("the program's code cache (dist/cli.cjs with V8's code cache, src/boot.ts)", () => {
+  it('is written by the first run into code/, used by the next, refused and rewritten when broken; never with LOOPKIT_NO_CACHE', () => {
+    const { dir, cacheDir, env } = setup();
+    const off = run([dir, '--json'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } });
+    expect(existsSync(cacheDir)).toBe(false);
+    const first = run([dir, '--json'], { env });
+    expect(first.stdout).toBe(off.stdout);
+    const code = join(cacheDir, 'code');
+    const files = readdirSync(code);
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^cli-${process.version.replace(/\./gu, '\\.')}-\\d+-\\d+\\.bin$`, 'u'))]);
+    const made = statSync(join(code, files[0]!));
+    expect(made.size).toBeGreaterThan(100_000);
+    // used, not written again
+    expect(run([dir, '--json', '--no-cache'], { env }).stdout).toBe(off.stdout);
+    expect(statSync(join(code, files[0]!)).mtimeMs).toBe(made.mtimeMs);
+    // broken: V8 refuses it, the run is the same, and it is written anew
+    writeFileSync(join(code, files[0]!), 'not code');
+    const broken = run([dir, '--json'], { env });
+    expect(broken.stdout).toBe(off.stdout);
+    expect(broken.stderr).toBe('');
+    expect(statSync(join(code, files[0]!)).size).toBeGreaterThan(100_000);
+    expect(readdirSync(code)).toEqual(files);
+  });
+});
+
+describe('sweepCaches', () => {
+  it('removes the folders used longest ago until the directory is within its bound, the kept one never; 0.4 caches and stale temporary files too', () => {
+    const dir = temps.dir('loopkit-sweep-');
+    const folder = (id: string, bytes: number, hoursAgo: number) => {
+      mkdirSync(join(dir, id));
+      writeFileSync(join(dir, id, 'cache.json'), 'x'.repeat(bytes));
+      const t = new Date(Date.now() - hoursAgo * 3600_000);
+      utimesSync(join(dir, id, 'cache.json'), t, t);
+    };
+    folder('aaaaaaaaaaaaaaaa', 400, 5);
+    folder('bbbbbbbbbbbbbbbb', 400, 3);
+    folder('cccccccccccccccc', 400, 1);
+    folder('dddddddddddddddd', 400, 9);
+    writeFileSync(join(dir, 'cache-0123456789abcdef.json'), '{}');
+    writeFileSync(join(dir, 'cache-0123456789abcdef.json.s03'), '{}');
+    writeFileSync(join(dir, 'notes.txt'), 'not ours');
+    const tmp = join(dir, 'cccccccccccccccc', 'cache.json.s01.123.0.1.tmp');
+    writeFileSync(tmp, 'half');
+    const old = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(tmp, old, old);
+    sweepCaches(dir, 1000, join(dir, 'dddddddddddddddd'));
+    // 1,600 bytes: the oldest but the kept one go (a, then b) until 800 are left
+    expect(readdirSync(dir).sort()).toEqual(['.swept', 'cccccccccccccccc', 'dddddddddddddddd', 'notes.txt']);
+    expect(statSync(join(dir, 'cccccccccccccccc', 'cache.json')).size).toBe(400);
+    expect(existsSync(tmp)).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 import { defineRule } from '../engine/rule.js';
 import type { FileModel, Skill } from '../model/types.js';
 import { linkLanding, linkPlaces } from '../model/skill.js';
-import { isTemplateFile, ownReferenceFiles } from './lib/skill-files.js';
+import { isAssetFile, isSkeletonSkill, ownReferenceFiles } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -53,11 +53,13 @@ export default defineRule({
         });
       }
     };
-    for (const skill of project.skills) check(skill, skill.skillFile);
+    // a skill that is a skeleton to copy (`template/SKILL.md`) links the files its copies will have
+    for (const skill of project.skills) if (!isSkeletonSkill(skill)) check(skill, skill.skillFile);
     // a skill's own reference files; another skill's files, contracts and the repository's README are theirs to check
     for (const { skill, file } of ownReferenceFiles(project.skills)) {
-      // a template (`references/TEMPLATE.md`) links the files of the skill it will become, not this one's
-      if (!isTemplateFile(skill, file)) check(skill, file);
+      // a template (`references/TEMPLATE.md`) or a file of `assets/` (what the skill hands out, such as the
+      // skeleton of a document it writes) links the files of what it becomes, not this skill's
+      if (!isSkeletonSkill(skill) && !isAssetFile(skill, file)) check(skill, file);
     }
   },
 });

@@ -210,6 +210,23 @@ export function isTemplateFile(skill: Skill, file: FileModel): boolean {
   return isTemplatePath(relativeToDir(file.path, skill.dir));
 }
 
+/** isAssetPath for a file of the project, below the skill's directory. */
+export function isAssetFile(skill: Skill, file: FileModel): boolean {
+  return isAssetPath(relativeToDir(file.path, skill.dir));
+}
+
+/** A folder or name that says "a skeleton to copy": `template`, `_template`, `skill-template`, `templates`. */
+const SKELETON = /^[._]?(?:skills?[-_])?templates?(?:[-_]skills?)?$/iu;
+
+/**
+ * A skill that is itself a template: a skeleton new skills are copied from (`template/SKILL.md`,
+ * `skill-template/SKILL.md`, `templates/basic/SKILL.md`, or `name: skill-template`). Its links name
+ * the files the copy will have, not files of its own.
+ */
+export function isSkeletonSkill(skill: Skill): boolean {
+  return SKELETON.test(skill.name) || skill.dir.split('/').some((segment) => SKELETON.test(segment));
+}
+
 /**
  * A file the skill hands out rather than one an agent reads for instructions: a template, or a
  * file of `assets/` — the Agent Skills specification's folder for templates and other resources

@@ -40,8 +40,15 @@ describe('a path inside a skill folder', () => {
 
   it('the skills below the root skill are none of its files', () => {
     const dirs = ['', 'skills/a', 'skills/b'];
-    expect(skillsInside('', dirs)).toEqual(['skills/a', 'skills/b']);
-    expect(skillsInside('skills/a', dirs)).toEqual([]);
+    expect(skillsInside(dirs)).toEqual(new Map([['', ['skills/a', 'skills/b']]]));
+    // every folder above, not only the nearest; a folder whose name merely starts like another's is not inside it
+    expect(skillsInside(['', 'a', 'a/b', 'a/b/c', 'ab'])).toEqual(
+      new Map([
+        ['', ['a', 'a/b', 'a/b/c', 'ab']],
+        ['a', ['b', 'b/c']],
+        ['a/b', ['c']],
+      ]),
+    );
     expect(inOneOf('skills/a/notes.md', ['skills/a'])).toBe(true);
     expect(inOneOf('skills/ab/notes.md', ['skills/a'])).toBe(false);
     expect(holdsOneOf('skills', ['skills/a'])).toBe(true);

@@ -333,7 +333,8 @@ export async function readProjectFiles(opts: LoadProjectOptions): Promise<Projec
     });
   }
   runner.expect?.(dirs.length);
-  for (const dir of dirs) await readSkillFiles(opts, files, read, dir, dirs);
+  const inside = skillsInside(dirs);
+  for (const dir of dirs) await readSkillFiles(opts, files, read, dir, inside.get(dir) ?? []);
   const readme = await addFromDisk(opts, files, read, join(root, 'README.md'), { path: 'README.md', kind: 'readme' }, -1);
   files.hasReadme = readme === true;
   await runner.flush();
@@ -346,15 +347,14 @@ async function readSkillFiles(
   files: ProjectFiles,
   read: ReturnType<typeof fileReader>,
   dir: string,
-  dirs: readonly string[],
+  inner: readonly string[],
 ): Promise<void> {
   const { root, loaded } = opts;
   const { drafts, problems } = files;
   const absDir = join(root, dir);
   const index = drafts.length;
   const skillPath = inSkillDir(dir, 'SKILL.md');
-  // the skills below a root skill are skills of their own: their folders are none of its files
-  const inner = skillsInside(dir, dirs);
+  // `inner`: the skills below this one (below a root skill) are skills of their own, their folders none of its files
   // the markdown files next to SKILL.md and in its sub-folders (`references/x.md`): part of its cache key
   const siblings = markdownFilesUnder(absDir, root, 2, files.dirs).filter((p) => !inOneOf(p, inner));
   const skill = await addFromDisk(opts, files, read, join(absDir, 'SKILL.md'), { path: skillPath, kind: 'skill', siblings }, index);

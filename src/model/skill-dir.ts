@@ -39,12 +39,25 @@ export function skillDirName(dir: string, root: string, frontmatterName?: string
 }
 
 /**
- * The folders of `dirs` (skill folders) strictly inside the skill folder `dir`, relative to it: the
- * skills below a root skill, which are skills of their own and none of its files. Empty for every
- * other skill.
+ * For each of the skill folders `dirs`, the folders of `dirs` strictly inside it, relative to it: the
+ * skills below a root skill (or below another skill), which are skills of their own and none of its
+ * files. A folder with none is absent. Each folder's parents are looked up, never the whole list per
+ * folder: linear in the number of folders times their depth.
  */
-export function skillsInside(dir: string, dirs: readonly string[]): string[] {
-  return dirs.filter((d) => d !== dir && isInsideDir(d, dir)).map((d) => relativeToDir(d, dir));
+export function skillsInside(dirs: readonly string[]): Map<string, string[]> {
+  const known = new Set(dirs);
+  const inside = new Map<string, string[]>();
+  const add = (outer: string, d: string) => {
+    let list = inside.get(outer);
+    if (!list) inside.set(outer, (list = []));
+    list.push(relativeToDir(d, outer));
+  };
+  for (const d of dirs) {
+    if (d === '') continue;
+    for (let i = d.lastIndexOf('/'); i > 0; i = d.lastIndexOf('/', i - 1)) if (known.has(d.slice(0, i))) add(d.slice(0, i), d);
+    if (known.has('') && isInsideDir(d, '')) add('', d);
+  }
+  return inside;
 }
 
 /** Is `path` (relative to a skill's folder) one of the folders `inner` (skillsInside), or inside one? */

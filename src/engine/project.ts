@@ -30,6 +30,7 @@ import {
   type ReadResult,
 } from '../parse/fs.js';
 import { fileStamp, type FileStamp, type JobKey } from './cache.js';
+import { markdownLinkDestinations } from '../util/paths.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
 
@@ -74,6 +75,7 @@ export interface SkillDraft {
   handoffsPath: string | null;
   entries: Skill['entries'];
   scripts: string[] | null;
+  readmeLinks?: string[];
 }
 
 /** Where a project's skills are: its skills directories and the skill directories in them. */
@@ -376,6 +378,12 @@ async function readSkillFiles(
     scripts: null,
   };
   drafts.push(draft);
+  // a skill folder that is a repository of its own: what its README.md links is written for people
+  const readme = draft.entries.find((e) => e.kind === 'file' && /^readme\.md$/iu.test(e.name));
+  if (readme && draft.entries.some((e) => e.name === '.git' || (e.name === '.github' && e.kind === 'dir'))) {
+    const r = read(join(absDir, readme.name));
+    if ('read' in r && 'text' in r.read) draft.readmeLinks = markdownLinkDestinations(r.read.text);
+  }
   const loopPath = inSkillDir(dir, 'LOOP.md');
   // whether a LOOP.md is the contract may depend on its text (a plain Agent Skills collection): then it is read
   const loop = await addFromDisk(
@@ -485,6 +493,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
       references,
     };
     if (draft.loopReadError !== undefined) skill.loopReadError = draft.loopReadError;
+    if (draft.readmeLinks) skill.readmeLinks = draft.readmeLinks;
     return skill;
   });
   const existingPaths = new Set<string>();

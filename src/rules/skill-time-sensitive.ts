@@ -155,7 +155,12 @@ export default defineRule({
         if (after && before.includes('(') && !STATE.test(opened)) return;
         // "Google's December 2025 JS SEO guidance": the date names a cited document
         // (not "as of March 2025 the docs say …", which dates a state)
-        const cited = CITED_SOURCE.test(file.text.slice(offset, offset + 80).replace(/^\p{L}+\s+\d{4}/u, '').replace(/[*_`]/gu, ''));
+        const cited = CITED_SOURCE.test(
+          file.text
+            .slice(offset, offset + 80)
+            .replace(/^\p{L}+\s+\d{4}/u, '')
+            .replace(/[*_`]/gu, ''),
+        );
         if (cited && !/\b(?:as of|since|until|till)\s*$/iu.test(before)) return;
         if (timelineEntry(file, r.at.line)) return;
         send(r);

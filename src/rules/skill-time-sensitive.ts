@@ -55,6 +55,9 @@ const CITED_SOURCE =
  */
 const TIMELINE_ENTRY = new RegExp(`^\\s*(?:[-*+]|\\d+[.)])\\s+[*_]*(?:${MONTHS})\\s+2\\d{3}[*_]*\\s*(?:[:：—–]|-\\s)`, 'iu');
 
+/** Before the date, in its clause: the event is still to come, a schedule that will change. */
+const SCHEDULED = /\b(?:will|shall|scheduled|planned|expected|set to|going to|to be)\b[^.;!?]*$/iu;
+
 /** Words that date a state, which will change: "as of", "since", "until", "current". */
 const STATE = /\b(?:as of|since|until|till|current(?:ly)?|now|latest|today|recent(?:ly)?|coming|upcoming|planned|expected)\b/iu;
 
@@ -145,7 +148,8 @@ export default defineRule({
         const start = file.lineStarts[r.at.line - 1] ?? 0;
         const offset = start + r.at.column - 1;
         const before = file.text.slice(Math.max(start, offset - 80), offset).replace(/[*_`]/gu, '');
-        if (RECORD.test(before)) return;
+        // … unless the event is still to come ("will be retired June 2026", "is scheduled to be removed in …")
+        if (RECORD.test(before) && !SCHEDULED.test(before)) return;
         // "User: What were sales in March 2024?": an example of what a user asks
         if (EXAMPLE_TURN.test(file.text.slice(start, offset))) return;
         // "(Anthropic, June 2026)", "[the article](…) (May 2026)": a date stamp that closes a parenthesis

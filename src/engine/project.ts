@@ -8,7 +8,7 @@ import { classify, foldersOf, homesOf, resolveSkillsDirs, type Discovery, type U
 import { IgnoreRules } from '../discover/ignore.js';
 import { walkProject, type IgnoredFolder } from '../discover/walk.js';
 import { declaredStates, linkPlaces, namedPlace } from '../model/skill.js';
-import { holdsOneOf, inOneOf, inSkillDir, skillDirName, skillsInside } from '../model/skill-dir.js';
+import { holdsOneOf, inCollection, inOneOf, inSkillDir, skillDirName, skillsInside } from '../model/skill-dir.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
@@ -30,6 +30,7 @@ import {
   type ReadResult,
 } from '../parse/fs.js';
 import { fileStamp, type FileStamp, type JobKey } from './cache.js';
+import { markdownLinkDestinations } from '../util/paths.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
 
@@ -74,6 +75,7 @@ export interface SkillDraft {
   handoffsPath: string | null;
   entries: Skill['entries'];
   scripts: string[] | null;
+  readmeLinks?: string[];
 }
 
 /** Where a project's skills are: its skills directories and the skill directories in them. */
@@ -376,6 +378,12 @@ async function readSkillFiles(
     scripts: null,
   };
   drafts.push(draft);
+  // a skill folder that is a repository of its own: what its README.md links is written for people
+  const readme = draft.entries.find((e) => e.kind === 'file' && /^readme\.md$/iu.test(e.name));
+  if (readme && draft.entries.some((e) => e.name === '.git' || (e.name === '.github' && e.kind === 'dir'))) {
+    const r = read(join(absDir, readme.name));
+    if ('read' in r && 'text' in r.read) draft.readmeLinks = markdownLinkDestinations(r.read.text);
+  }
   const loopPath = inSkillDir(dir, 'LOOP.md');
   // whether a LOOP.md is the contract may depend on its text (a plain Agent Skills collection): then it is read
   const loop = await addFromDisk(
@@ -485,6 +493,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
       references,
     };
     if (draft.loopReadError !== undefined) skill.loopReadError = draft.loopReadError;
+    if (draft.readmeLinks) skill.readmeLinks = draft.readmeLinks;
     return skill;
   });
   const existingPaths = new Set<string>();
@@ -519,11 +528,16 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
       }
     }
   }
-  // the paths SKILL.md names in prose that name one of the skill's own files
+  // the paths SKILL.md names in prose that name one of the skill's own files; one that is not the
+  // skill's (a missing file of its folders, a markdown file of no folder of it) is looked for in the
+  // collection the skill belongs to (`<plugin>/skills/<skill>/`: the plugin's hooks, a pack's docs/)
   for (const draft of drafts) {
     for (const named of markdown.get(draft.skillPath)?.facts.skill?.namedPaths ?? []) {
       const place = namedPlace(named.path, draft.dir, draft.entries);
-      if (place !== null) onDisk(place);
+      if (place !== null && onDisk(place) !== null) continue;
+      if (place === null && !(named.path.includes('/') && /\.md$/iu.test(named.path))) continue;
+      const shared = inCollection(draft.dir, named.path);
+      if (shared !== null) onDisk(shared);
     }
   }
   return {

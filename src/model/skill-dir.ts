@@ -4,7 +4,7 @@
  * skill at the top of its collection. Every "path inside a skill's folder" goes through here, so the
  * root skill needs no special case elsewhere (`${dir}/SKILL.md` would be `/SKILL.md` for it).
  */
-import { basename, resolve } from 'node:path';
+import { basename, posix, resolve } from 'node:path';
 
 /** The project-relative path of `rel` inside the folder `dir`: `SKILL.md` for the root skill, `skills/a/SKILL.md` for `skills/a`. */
 export function inSkillDir(dir: string, rel: string): string {
@@ -87,4 +87,22 @@ export function skillHolding<S extends { dir: string }>(skills: readonly S[], pa
     if (s !== undefined) return s;
   }
   return isInsideDir(path, '') ? (byDir.get('') ?? null) : null;
+}
+
+/**
+ * The folder of the collection a skill belongs to, in the layout `<collection>/skills/<skill>/` (a
+ * plugin, a skill pack): its shared files (`hooks`, `shared/`, `docs/`) sit there, and SKILL.md may
+ * name them from it (`scripts/guard.py`, `${CLAUDE_PLUGIN_ROOT}/shared/x.md`). '' for a top-level
+ * `skills/` folder; null when the skill's folder is not directly in a folder named `skills`.
+ */
+export function collectionDir(dir: string): string | null {
+  const parts = dir.split('/');
+  if (parts.length < 2 || parts[parts.length - 2] !== 'skills') return null;
+  return parts.slice(0, -2).join('/');
+}
+
+/** Where `path`, named from a skill's collection folder (collectionDir), is in the project; null without one. */
+export function inCollection(skillDir: string, path: string): string | null {
+  const c = collectionDir(skillDir);
+  return c === null ? null : posix.normalize(inSkillDir(c, path));
 }

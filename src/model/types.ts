@@ -389,6 +389,12 @@ export interface Skill {
   links: readonly LinkTarget[];
   /** markdown files linked from SKILL.md, by target */
   references: ReadonlyMap<string, ReferencedFile>;
+  /**
+   * For a skill folder that is a repository of its own (it holds `.git` or `.github/`): the local
+   * destinations its README.md links, relative to the folder and normalised (markdownLinkDestinations).
+   * Absent otherwise.
+   */
+  readmeLinks?: readonly string[];
 }
 
 /** A problem found while reading the project (before any rule runs). */

@@ -21,10 +21,12 @@ const TRIGGERS = new RegExp(
       'use (?:it |this skill )?as (?:an?|the) ',
       'used (?:when|for|if|to)',
       'appl(?:y|ies) (?:when|to)',
-      'runs? when',
+      // "Run after /deliver-use-case", "Runs only when …"
+      'runs? (?:only |automatically )?(?:when|whenever|after|before|once)',
       'invoked? (?:(?:this skill|it) )?(?:when|for|if|before|after|at)',
       'load (?:(?:this skill|it) )?(?:when|whenever|for|if|before|after)',
-      'invoked (?:by|from)',
+      // "invoked by /sprint-deliver", "must only be invoked explicitly via /deliver-use-case"
+      'invoked (?:(?:only|explicitly|directly|manually|automatically) ){0,2}(?:by|from|via|through)',
       '(?:fires|runs|dispatched) (?:on|when|from)',
       'always[- ]on',
       'trigger(?:s|ed)?',
@@ -40,6 +42,8 @@ const TRIGGERS = new RegExp(
       // a condition stated as a clause: "… when backlogs exist but the queue is stale", "when an idea has been discussed"
       'when (?!to\\b)(?:a|an|the|your|its|their|this|these|some|any|(?:[\\p{L}\\d+-]+,? ){1,5}(?:is|are|was|were|exists?|has|have|should|needs?|must|fails?|changes?|lacks?|already|asks?|mentions?|wants?|says?|requests?|opens?))\\b',
       '(?:after|before) (?:a|an|the|each|every|any) ',
+      // "… after /deliver-use-case or before `/sprint-complete`": the command it follows or precedes
+      '(?:after|before) [`\'"]?/[\\p{L}\\d][\\w:-]*',
     ].join('|') +
     ')\\b',
   'iu',
@@ -70,15 +74,22 @@ const JA_TRIGGERS = [
 ].join('|');
 
 /**
- * Chinese: "当…时" (when …), a time or situation word — 时 (when), 场景/情况下 (situation) — followed by
- * a verb of using, calling or triggering ("…时使用", "…时调用", "…场景下触发"), "适用于" (applies to),
+ * Chinese: "当…时" (when …), "当要求…" / "当需要…" (when asked / when … is needed, with or without the
+ * closing 时), a time or situation word — 时 (when), 场景/情况下 (situation) — followed by a verb of
+ * using, calling or triggering ("…时使用", "…时调用", "…场景下触发"), "在…之前/之后…使用" (use before /
+ * after …), "用于用户…" (for when the user …), "适用于" (applies to), "适用场景" (where it applies),
  * "触发" (trigger) and "使用场景" (when to use), in simplified and traditional characters.
  */
 const ZH_USE = '(?:使用|调用|調用|启用|啟用|触发|觸發|加载|載入|激活|啟動|启动|用)';
+/** A verb of using or running, without the bare 用 (which is part of too many words to stand after a gap). */
+const ZH_RUN = '(?:使用|调用|調用|启用|啟用|触发|觸發|加载|載入|激活|啟動|启动|运行|運行|执行|執行)';
 const ZH_TRIGGERS = [
   '触发|觸發|当用户|當用戶|当.{1,40}?时|當.{1,40}?時',
+  '[当當](?:用户|用戶|使用者)?(?:要求|需要|请求|請求|询问|詢問|想要|希望|提到)',
   `(?:[时時]|场景下?|場景下?|情况下|情況下)[，,]?${ZH_USE}`,
-  '适用于|適用於|使用场景|使用場景|何[时時]用|用于.{0,20}?场景',
+  `在[^。；;]{1,30}?(?:之前|之后|之後|以前|以后|以後)[^。；;]{0,12}?${ZH_RUN}`,
+  '用于(?:用户|当用户)|用於(?:用戶|使用者|當用戶)',
+  '适用于|適用於|适用场景|適用場景|适用情况|適用情況|使用场景|使用場景|使用时机|使用時機|何[时時]用|用于.{0,20}?场景',
 ].join('|');
 
 /** Korean: "사용한다" / "사용하세요" (use), "…할 때" (when …), "쓴다" (use), "트리거" (trigger). */
@@ -89,10 +100,11 @@ const CJK_TRIGGERS = new RegExp([ZH_TRIGGERS, JA_TRIGGERS, KO_TRIGGERS].join('|'
 
 /**
  * …and in Russian, Spanish, German and French ("Активируется при …", "Используй, когда …", "Úsalo
- * cuando …", "Verwenden, wenn …", "Utiliser lorsque …"), matched as whole words.
+ * cuando …", "Utiliza cuando se te pida …", "Verwenden, wenn …", "Utiliser lorsque …"), matched as
+ * whole words.
  */
 const OTHER_TRIGGERS =
-  /(?<!\p{L})(?:активир\p{L}*|срабатывает|используй(?:те)?|используется|применяй(?:те)?|когда пользователь|úsal[oa]|usar cuando|usa cuando|cuando el usuario|verwende(?:n)?|wenn (?:der|die) (?:benutzer|nutzer)|utilise[rz]? (?:quand|lorsque|pour)|(?:quand|lorsque) l'utilisateur)(?!\p{L})/iu;
+  /(?<!\p{L})(?:активир\p{L}*|срабатывает|используй(?:те)?|используется|применяй(?:те)?|когда пользователь|úsal[oa]|utilízal[oa]|(?:usa|usar|utiliza|utilizar|úsese|utilícese)(?: (?:esta|este) (?:skill|habilidad|herramienta))? cuando|cuando (?:el usuario|la usuaria|se te pida|se le pida|se pida|se solicite|te pidan|le pidan)|verwende(?:n)?|wenn (?:der|die) (?:benutzer|nutzer)|utilise[rz]? (?:quand|lorsque|pour)|(?:quand|lorsque) l'utilisateur)(?!\p{L})/iu;
 
 export default defineRule({
   meta: {

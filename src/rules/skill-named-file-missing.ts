@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import type { Node, Parent } from 'unist';
 import { defineRule } from '../engine/rule.js';
 import { namedPlace } from '../model/skill.js';
-import { relativeToDir } from '../model/skill-dir.js';
+import { inCollection, relativeToDir } from '../model/skill-dir.js';
 import type { NamedPath } from '../model/types.js';
 
 /** A path SKILL.md names, kept by the file part. */
@@ -54,7 +54,23 @@ const EXAMPLE =
   /\b(?:e\.\s?g\.|eg\.|for (?:example|instance)|such as|an? example|examples?\**\s*[:：)]|hypothetical|imagine)(?![\w-])|例えば|たとえば|例\**[:：）)]|【例】|例如|比如|譬如|举例|示例|範例|예를 들어|예시|예:/iu;
 /** Before the path: the agent is to make the file (`Create references/api.md`, `保存到 …`), so it need not exist yet. */
 const MAKES =
-  /\b(?:create[sd]?|creating|generate[sd]?|generating|save[sd]? (?:it |them |the \w+ )?(?:as|to|in|into)|produce[sd]?|touch|mkdir|scaffold(?:s|ed)?|initiali[sz]e[sd]?)(?![\w-])|作成|生成|保存|新建|创建|新增/iu;
+  /\b(?:create[sd]?|creating|generate[sd]?|generating|(?:save[sd]?|write|writes|written|writing) (?:it |them |(?:the|its|their|your) \w+ )?(?:as|to|in|into)|produce[sd]?|touch|mkdir|scaffold(?:s|ed)?|initiali[sz]e[sd]?)(?![\w-])|作成|生成|保存|新建|创建|新增|写入|寫入|存入|書き込/iu;
+
+/**
+ * A file name that is a range of numbered files (`references/research/01-06.md`: 01 to 06), two
+ * numbers of one width, the first the smaller.
+ */
+function isRange(stem: string): boolean {
+  const m = /^(\d+)-(\d+)$/u.exec(stem);
+  return m !== null && m[1]!.length === m[2]!.length && Number(m[1]) < Number(m[2]);
+}
+
+/** After a path, the same path in another form as the wrong side of a contrast (`a/b.md`, not `a\b.md`): it shows how to write a path. */
+function contrastedForm(after: string, path: string): boolean {
+  const other = path.replace(/\//gu, '\\');
+  const m = /^[`'"]?\s*[,;]?\s*(?:not|rather than|instead of)\s+[`'"]?([^\s`'"),;]+)/iu.exec(after);
+  return m !== null && m[1] === other;
+}
 
 export default defineRule<'missing' | 'otherCase', Named[]>({
   meta: {
@@ -88,7 +104,14 @@ export default defineRule<'missing' | 'otherCase', Named[]>({
         const lineText = file.text.slice(start, next === undefined ? file.text.length : next);
         const lead = leadIn(file.text, file.root as Root, offset);
         const stem = posix.basename(path).replace(/\.[^.]+$/u, '');
-        const given = EXAMPLE.test(lineText) || EXAMPLE.test(lead) || MAKES.test(lead) || PLACEHOLDER_NAME.test(stem);
+        const after = lineText.slice(column - 1 + path.length);
+        const given =
+          EXAMPLE.test(lineText) ||
+          EXAMPLE.test(lead) ||
+          MAKES.test(lead) ||
+          PLACEHOLDER_NAME.test(stem) ||
+          isRange(stem) ||
+          contrastedForm(after, path);
         return given ? { path, line, column, lead, notExpected: true } : { path, line, column, lead };
       });
       // a path given as an example, or as a file to make, anywhere in SKILL.md is not one the skill must have
@@ -109,11 +132,16 @@ export default defineRule<'missing' | 'otherCase', Named[]>({
         const place = namedPlace(named.path, skill.dir, skill.entries);
         const found = place === null ? undefined : project.pathsOnDisk.get(place);
         if (place === null || found === undefined || found === place) continue;
+        // "Skill.md" names the format's file, which the agent has already read: not a file to open
+        if (found !== null && named.path.toLowerCase() === 'skill.md') continue;
         if (found === null) {
           if (named.notExpected) continue;
           // `lora-recipes`'s `references/mapping.md`: another skill's file, named with that skill
           const lead = named.lead.toLowerCase();
           if (names.some((n) => n.skill !== skill && lead.includes(n.name))) continue;
+          // `scripts/guard.py` of a plugin's hook, beside the plugin's skills/: the collection's file (`<plugin>/scripts/guard.py`)
+          const shared = inCollection(skill.dir, named.path);
+          if (shared !== null && typeof project.pathsOnDisk.get(shared) === 'string') continue;
         }
         // each path once, at its first mention
         if (seen.has(place)) continue;

@@ -1,13 +1,21 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
+import { inCollection } from '../model/skill-dir.js';
 import { isContractFile, mentionedSiblings, skillLinks } from './lib/skill-files.js';
 
 const MAX_LINES = 200;
 const SCRIPT_FOLDERS = new Set(['scripts', 'bin']);
-/** A file named by its path in a sub-folder of the skill (`references/brand.json`), or the folder itself (`references/`): the folder's name. */
-const FOLDER_MENTION = /(?<![\w./-])(?:\.\/)?([\w-]+)\/(?:[\w./-]*\w\.[a-z]{2,5}\b|(?=[`'"\s)]|$))/gimu;
+/**
+ * A file named by its path in a sub-folder of the skill (`references/brand.json`, also without an
+ * extension: `references/sample-claude-md`), or the folder itself (`references/`): the folder's name.
+ */
+const FOLDER_MENTION = /(?<![\w./-])(?:\.\/)?([\w-]+)\/(?:[\w./-]*\w\.[a-z]{2,5}\b|[\w-]+(?=[`'"\s),]|$)|(?=[`'"\s)]|$))/gimu;
 /** A markdown file named by a path that climbs out of the skill's folder (`../docs/x.md`, `../../shared/y.md`). */
 const OUTSIDE_MENTION = /(?<![\w./-])(?:\.\.\/)+[\w.-]+(?:\/[\w.-]+)*\.md\b/giu;
+/** … or from the plugin's folder (`${CLAUDE_PLUGIN_ROOT}/shared/readiness/gate.md`). */
+const PLUGIN_MENTION = /\$\{?CLAUDE_PLUGIN_ROOT\}?\/[\w.-]+(?:\/[\w.*-]+)*\.md\b/gu;
+/** A markdown file named from the collection's folder (`docs/framework.md` in `<pack>/skills/<skill>/`): counted when it is there. */
+const SHARED = '\0';
 
 export default defineRule({
   meta: {
@@ -30,9 +38,11 @@ export default defineRule({
     kinds: ['skill'],
     // which of the markdown files next to SKILL.md it names, and the shared ones outside its folder it
     // names by a relative path (`` `../docs/intent-compiler.md` ``)
-    check: ({ file, siblings }) => [
+    check: ({ file, siblings, facts }) => [
       ...mentionedSiblings(file, siblings),
       ...(file.text.match(OUTSIDE_MENTION) ?? []),
+      ...(file.text.match(PLUGIN_MENTION) ?? []),
+      ...(facts.skill?.namedPaths ?? []).filter((n) => n.path.includes('/') && /\.md$/iu.test(n.path)).map((n) => SHARED + n.path),
       // … and any file named by its path in a folder of the skill (`references/headline-patterns.json`)
       ...[...file.text.matchAll(FOLDER_MENTION)].map((m) => `${m[1]!}/`),
     ],
@@ -44,7 +54,13 @@ export default defineRule({
       if (lines <= MAX_LINES) continue;
       // a named folder counts when the skill has it (`references/` next to SKILL.md); scripts are run, not read
       const folders = new Set(skill.entries.filter((e) => e.kind === 'dir' && !SCRIPT_FOLDERS.has(e.name)).map((e) => `${e.name}/`));
-      const mentioned = new Set((fileData(file.path) ?? []).filter((m) => !m.endsWith('/') || folders.has(m)));
+      const mentioned = new Set(
+        (fileData(file.path) ?? []).filter((m) => {
+          if (!m.startsWith(SHARED)) return !m.endsWith('/') || folders.has(m);
+          const shared = inCollection(skill.dir, m.slice(SHARED.length));
+          return shared !== null && typeof project.pathsOnDisk.get(shared) === 'string';
+        }),
+      );
       // LOOP.md / HANDOFFS.md are part of the skill format, not extracted reference material
       const linked = skillLinks(skill).some((l) => !isContractFile(posix.basename(l.path)));
       // a reference file next to SKILL.md or in a sub-folder, named in the text

@@ -3,6 +3,7 @@ import { defineRule } from '../engine/rule.js';
 import { proseNodes } from '../util/prose-nodes.js';
 import { valuePosition } from '../parse/source-map.js';
 import { positionAt } from '../util/text.js';
+import { insideQuotes } from './lib/quotes.js';
 
 const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
 /**
@@ -10,19 +11,6 @@ const MONTHS = 'january|february|march|april|may|june|july|august|september|octo
  * `May 20245` or a citation of history (`March 1991`, where March may be an author).
  */
 const DATE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])(?:${MONTHS})\\s+2[0-9]{3}(?![\\p{L}\\p{M}\\p{N}_])`, 'giu');
-
-/**
- * Is offset `at` of `text` inside a quoted passage — an example of what a user asks, a quotation:
- * straight or curly double quotes, straight or curly single quotes, guillemets, Japanese and
- * Chinese corner brackets (「…」, 『…』)?
- */
-function quoted(text: string, at: number): boolean {
-  const before = text.slice(0, at);
-  const count = (re: RegExp) => (before.match(re) ?? []).length;
-  // a straight single quote opens after a space or bracket and closes before one (not `user's`)
-  const single = count(/(?<=^|[\s([{:,])'(?=\S)/gu) > count(/(?<=\S)'(?=$|[\s.,;:!?)\]}])/gu);
-  return count(/"/gu) % 2 === 1 || count(/[“«„‘「『]/gu) > count(/[”»’」』]/gu) || single;
-}
 
 /**
  * Is offset `at` of a frontmatter value's text (`key: value`, as written) inside a quoted passage of
@@ -34,7 +22,7 @@ function quotedInValue(text: string, at: number): boolean {
   let value = text.slice(start, at);
   if (value.startsWith('"')) value = value.slice(1).replace(/\\"/gu, '"');
   else if (value.startsWith("'")) value = value.slice(1).replace(/''/gu, "'");
-  return quoted(value, value.length);
+  return insideQuotes(value, value.length);
 }
 
 /**
@@ -50,13 +38,59 @@ const EXAMPLE_TURN =
  * same clause. Not "since" or "as of", which date a state that will change.
  */
 const RECORD =
-  /\b(?:tested|verified|releas(?:e|ed|es)|introduced|replaced|published|created|added|launched|announced|stable|updated|written|authored|retrieved|accessed|source)\b[^.;!?]{0,64}$/iu;
+  /\b(?:tested|verified|releas(?:e|ed|es)|introduced|replaced|published|created|added|launched|announced|stable|updated|written|authored|retrieved|accessed|source|shipped|abolished|repealed|enacted|deprecated|removed|retired|discontinued|renamed|acquired|founded|merged|began|rolled out|went (?:ga|live))\b[^.;!?]{0,64}$/iu;
+
+/**
+ * A document named by the month it appeared ("Per Google's December 2025 JS SEO guidance", "the
+ * March 2024 core update"): the date is part of the source's name and stays true. Up to three words
+ * between the date and the kind of document.
+ */
+const CITED_SOURCE =
+  /^\s+(?:[\p{L}\p{N}.+-]+\s+){0,3}(?:guidance|guidelines?|guide|report|paper|study|survey|article|post|blog|announcement|update|release notes|changelog|documentation|docs|spec|specification|whitepaper|memo|ruling|edition)\b/iu;
+
+/**
+ * A timeline: a list item that opens with its date as a label ("- **June 2025:** Wave of manual
+ * actions …", "* March 2024 — …"), next to another item that does the same. Each entry records
+ * when something happened, which stays true.
+ */
+const TIMELINE_ENTRY = new RegExp(`^\\s*(?:[-*+]|\\d+[.)])\\s+[*_]*(?:${MONTHS})\\s+2\\d{3}[*_]*\\s*(?:[:：—–]|-\\s)`, 'iu');
+
+/** Before the date, in its clause: the event is still to come, a schedule that will change. */
+const SCHEDULED = /\b(?:will|shall|scheduled|planned|expected|set to|going to|to be)\b[^.;!?]*$/iu;
 
 /** Words that date a state, which will change: "as of", "since", "until", "current". */
 const STATE = /\b(?:as of|since|until|till|current(?:ly)?|now|latest|today|recent(?:ly)?|coming|upcoming|planned|expected)\b/iu;
 
+/** The text of line `line` (1-based) of a file. */
+function lineText(file: { text: string; lineStarts: readonly number[] }, line: number): string {
+  const start = file.lineStarts[line - 1];
+  if (start === undefined) return '';
+  const next = file.lineStarts[line];
+  return file.text.slice(start, next === undefined ? file.text.length : next - 1);
+}
+
+/**
+ * Whether line `line` is an entry of a timeline (TIMELINE_ENTRY, and the list item before or after
+ * it is one too) that records what happened, not what is planned or expected (STATE).
+ */
+function timelineEntry(file: { text: string; lineStarts: readonly number[] }, line: number): boolean {
+  const text = lineText(file, line);
+  if (!TIMELINE_ENTRY.test(text) || STATE.test(text)) return false;
+  // the neighbouring items, past any lines that continue this one
+  const item = /^\s*(?:[-*+]|\d+[.)])\s/u;
+  const neighbour = (step: number) => {
+    for (let l = line + step; l >= 1 && l <= file.lineStarts.length; l += step) {
+      const t = lineText(file, l);
+      if (t.trim() === '') return '';
+      if (item.test(t)) return t;
+    }
+    return '';
+  };
+  return TIMELINE_ENTRY.test(neighbour(-1)) || TIMELINE_ENTRY.test(neighbour(1));
+}
+
 /** Where dates are in `text`, except those inside a quoted passage (`isQuoted`). */
-function matches(text: string, isQuoted: (text: string, at: number) => boolean = quoted): number[] {
+function matches(text: string, isQuoted: (text: string, at: number) => boolean = insideQuotes): number[] {
   const out: number[] = [];
   DATE.lastIndex = 0;
   for (let m = DATE.exec(text); m !== null; m = DATE.exec(text)) {
@@ -114,7 +148,8 @@ export default defineRule({
         const start = file.lineStarts[r.at.line - 1] ?? 0;
         const offset = start + r.at.column - 1;
         const before = file.text.slice(Math.max(start, offset - 80), offset).replace(/[*_`]/gu, '');
-        if (RECORD.test(before)) return;
+        // … unless the event is still to come ("will be retired June 2026", "is scheduled to be removed in …")
+        if (RECORD.test(before) && !SCHEDULED.test(before)) return;
         // "User: What were sales in March 2024?": an example of what a user asks
         if (EXAMPLE_TURN.test(file.text.slice(start, offset))) return;
         // "(Anthropic, June 2026)", "[the article](…) (May 2026)": a date stamp that closes a parenthesis
@@ -122,6 +157,16 @@ export default defineRule({
         const after = /^\p{L}+\s+\d{4}\s*\)/u.exec(file.text.slice(offset, offset + 30));
         const opened = before.slice(before.lastIndexOf('(') + 1);
         if (after && before.includes('(') && !STATE.test(opened)) return;
+        // "Google's December 2025 JS SEO guidance": the date names a cited document
+        // (not "as of March 2025 the docs say …", which dates a state)
+        const cited = CITED_SOURCE.test(
+          file.text
+            .slice(offset, offset + 80)
+            .replace(/^\p{L}+\s+\d{4}/u, '')
+            .replace(/[*_`]/gu, ''),
+        );
+        if (cited && !/\b(?:as of|since|until|till)\s*$/iu.test(before)) return;
+        if (timelineEntry(file, r.at.line)) return;
         send(r);
       };
       // the description is loaded at startup: a date in it goes stale too

@@ -4,6 +4,7 @@ import { isAbsoluteDestination, isWindowsPath, pathTokens, windowsPathStart } fr
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
 import { urlPosition, valuePosition } from '../parse/source-map.js';
 import { isConversionExample, onCounterExampleLine } from './lib/code.js';
+import { insideQuotedUtterance } from './lib/quotes.js';
 
 const MARKUP = /^\s*<[A-Za-z][\w.:-]*[\s>/]/u;
 
@@ -54,6 +55,8 @@ export default defineRule<'backslash', Found[]>({
           if (/\.(?:cmd|bat)$/iu.test(t.text)) continue;
           const start = windowsPathStart(t.text);
           if (start === null) continue;
+          // "分类 C:\Users\Documents": a path inside what a user says is their data, not the skill's
+          if (insideQuotedUtterance(node.value, t.index, t.index + t.text.length)) continue;
           const place = valuePosition(file, node, t.index);
           // "✗ Avoid: `scripts\run.py`" teaches the rule itself
           if (!onCounterExampleLine(file, place.line, place.column)) found.push({ ...place, start });

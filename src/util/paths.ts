@@ -214,3 +214,23 @@ export function directoryLevels(target: string): number {
 export function resolveTarget(from: string, target: string): string {
   return posix.normalize(posix.join(posix.dirname(from), decodePath(target).replace(/\\/gu, '/')));
 }
+
+/**
+ * The local destinations of a markdown text's inline links and link definitions, read from the
+ * text without parsing it (`[guide](USING.md#setup)`, `[ref]: docs/a.md`): relative paths, normalised
+ * (normaliseTarget), without `#anchor` or `?query`; URLs, absolute paths and anchors alone are left
+ * out. A link written inside a code block is read too: for a quick look at a file that is not
+ * otherwise parsed (a README for people).
+ */
+export function markdownLinkDestinations(text: string): string[] {
+  const out = new Set<string>();
+  const add = (url: string) => {
+    const path = url.replace(/[?#].*$/u, '');
+    if (path === '' || /^[a-z][a-z0-9+.-]*:/iu.test(path) || /^[/\\~]/u.test(path)) return;
+    const n = normaliseTarget(path);
+    if (n !== '' && !n.startsWith('../')) out.add(n);
+  };
+  for (const m of text.matchAll(/\]\(\s*(?:<([^>\n]*)>|([^)\s]+))/gu)) add(m[1] ?? m[2] ?? '');
+  for (const m of text.matchAll(/^ {0,3}\[[^\]\n]+\]:\s*(?:<([^>\n]*)>|(\S+))/gmu)) add(m[1] ?? m[2] ?? '');
+  return [...out];
+}

@@ -67,13 +67,17 @@ export function codeBlocks(file: SourceFile): readonly CodeBlock[] {
 const COUNTER_EXAMPLE =
   /❌|🚫|⛔|✗|✘|\b(?:bad|wrong|incorrect|don'?t|do not|never|avoid|anti-?pattern|bug(?=:))\b|(?<!\p{L})(?:плохо|неправильно|неверно|нельзя|избегай(?:те)?|не делай(?:те)?|schlecht|falsch|vermeide[n]?|incorrecto|evita[r]?|mauvais|évite[rz]?)(?!\p{L})/iu;
 
+/** Right before a place: the wrong side of a contrast ("`reference/guide.md`, not `reference\\guide.md`", "instead of …"). */
+const CONTRASTED = /(?:\bnot|\brather than|\binstead of)\s*[`"'“‘*_]*$/iu;
+
 /**
  * Whether the text at a place is shown as what not to do: its line, up to that place, marks a
- * counter-example (`- ✗ **Avoid**: \`scripts\\run.py\``, "❌ Bad: …", "Don't write …").
+ * counter-example (`- ✗ **Avoid**: \`scripts\\run.py\``, "❌ Bad: …", "Don't write …"), or the
+ * text is the wrong side of a contrast ("forward slashes (`a/b.md`, not `a\\b.md`)").
  */
 export function onCounterExampleLine(file: SourceFile, line: number, column: number): boolean {
   const before = sourceLine(file, line).slice(0, Math.max(0, column - 1));
-  return before.length <= 120 && COUNTER_EXAMPLE.test(before);
+  return (before.length <= 120 && COUNTER_EXAMPLE.test(before)) || CONTRASTED.test(before);
 }
 
 /**

@@ -76,6 +76,29 @@ export function isMetaFile(name: string): boolean {
   );
 }
 
+/** Languages and regions a translated document is named with (`README.zh.md`, `SKILL_CN.md`, `guide.pt-BR.md`). */
+const LOCALES = new Set(
+  'ar bg br cn cs da de el en es fa fi fr gb he hi hk hu id it ja jp ko kr ms nl no pl pt ro ru sv th tr tw ua uk us vi zh'.split(' '),
+);
+/** `<original>.<language>-<region>.md` and `<original>_<language or region>.md`. */
+const TRANSLATED = [/^(.+)[._-]([a-z]{2})[-_][a-z]{2,4}\.md$/iu, /^(.+)[._-]([a-z]{2})\.md$/iu];
+
+/**
+ * The file `name` is a translation of, when it is one: the same name with a language or region
+ * suffix (`SKILL_CN.md`, `guide.zh-TW.md`, `USAGE-ja.md`) next to a file of that name in `names` (the
+ * folder's file names, any case): a copy of that file for readers of another language. Null otherwise.
+ */
+export function translationOf(name: string, names: readonly string[]): string | null {
+  for (const re of TRANSLATED) {
+    const m = re.exec(name);
+    if (!m || !LOCALES.has(m[2]!.toLowerCase())) continue;
+    const original = `${m[1]!}.md`.toLowerCase();
+    const found = names.find((n) => n.toLowerCase() === original);
+    if (found !== undefined) return found;
+  }
+  return null;
+}
+
 export interface SkillLink {
   target: string;
   /** project-relative, normalised path the link points at */

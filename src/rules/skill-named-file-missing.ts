@@ -14,9 +14,9 @@ interface Named extends Pick<NamedPath, 'path' | 'line' | 'column'> {
   lead: string;
 }
 
-/** A file name that stands for any (`scripts/script_name.py`, `references/your-topic.md`). */
+/** A file name that stands for any (`scripts/script_name.py`, `references/your-topic.md`, `errors/Sxxxxx.md` for `S00001.md` …). */
 const PLACEHOLDER_NAME =
-  /^(?:(?:script|file|module|page|doc)[-_]?name|your[-_].*|my[-_].*|some[-_].*|foo|bar|baz|x{2,}|placeholder|topic|something)$/iu;
+  /^(?:(?:script|file|module|page|doc)[-_]?name|your[-_].*|my[-_].*|some[-_].*|foo|bar|baz|x{2,}|placeholder|topic|something)$|x{4,}/iu;
 
 /** Offsets of a node in the file text. */
 const span = (n: Node) => [n.position?.start.offset ?? 0, n.position?.end.offset ?? 0] as const;

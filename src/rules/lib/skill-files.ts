@@ -242,12 +242,13 @@ export function isAssetFile(skill: Skill, file: FileModel): boolean {
 const SKELETON = /^[._]?(?:skills?[-_])?templates?(?:[-_]skills?)?$/iu;
 
 /**
- * A skill that is itself a template: a skeleton new skills are copied from (`template/SKILL.md`,
- * `skill-template/SKILL.md`, `templates/basic/SKILL.md`, or `name: skill-template`). Its links name
- * the files the copy will have, not files of its own.
+ * A skill that is itself a template: a skeleton new skills are copied from, its own folder or its
+ * name saying so (`template/SKILL.md`, `skill-template/SKILL.md`, `name: skill-template`). Its links
+ * name the files the copy will have, not files of its own. Not the skills of a folder of templates
+ * (`templates/pm-agent/skills/x/`): those are skills handed out whole, and their links must hold.
  */
 export function isSkeletonSkill(skill: Skill): boolean {
-  return SKELETON.test(skill.name) || skill.dir.split('/').some((segment) => SKELETON.test(segment));
+  return SKELETON.test(skill.name) || SKELETON.test(skill.dirName);
 }
 
 /**

@@ -251,7 +251,8 @@ describe('a skill at the project root (docs/discovery.md, "The skill at the root
 
 describe('.gitignore files, as git reads them', () => {
   it('the root’s and nested ones: anchoring, globs, directory patterns, negation', async () => {
-    const r = await check(join(PROJECTS, 'discovery-gitignore'));
+    // a copy: loopkit's own repository tracks the fixture's ignored skills, and a tracked SKILL.md is checked
+    const r = await check(temps.copyOf(join(PROJECTS, 'discovery-gitignore')));
     expect(skillsOf(r)).toEqual(['packs/generated/summarizing', 'packs/old-but-kept/reviving', 'skills/shipping']);
     expect(ignoredOf(r)).toEqual([
       'drafts drafts/ (gitignore .gitignore)',
@@ -278,6 +279,25 @@ describe('.gitignore files, as git reads them', () => {
     writeFileSync(join(repo, '.git', 'worktrees', 'tree', 'commondir'), '../..\n');
     writeFileSync(join(tree, '.git'), `gitdir: ${join(repo, '.git', 'worktrees', 'tree')}\n`);
     expect(skillsOf(await check(tree))).toEqual(['skills/reviewing-code']);
+  });
+
+  it('a SKILL.md git tracks is checked where a .gitignore names its folder (git ignores untracked files only); an untracked one there is not', async () => {
+    const repo = temps.dir();
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, encoding: 'utf8' });
+    if (git('init', '-q').status !== 0) return; // no git on this machine: nothing to ask
+    writeSkill(repo, 'skills/reviewing-code');
+    writeSkill(repo, 'tools/.claude/skills/adapting-apis');
+    writeBroken(repo, 'tools/.claude/skills/local-notes');
+    writeFileSync(join(repo, '.gitignore'), '.claude/\n');
+    expect(git('add', '.gitignore', 'skills').status).toBe(0);
+    expect(git('add', '-f', 'tools/.claude/skills/adapting-apis/SKILL.md').status).toBe(0);
+    expect(git('commit', '-q', '-m', 'skills').status).toBe(0);
+    const r = await check(repo);
+    expect(skillsOf(r)).toEqual(['skills/reviewing-code', 'tools/.claude/skills/adapting-apis']);
+    expect(r.errors).toBe(0);
+    // the same tree without git: the .gitignore is all there is to go by
+    spawnSync('rm', ['-rf', join(repo, '.git')]);
+    expect(skillsOf(await check(repo))).toEqual(['skills/reviewing-code']);
   });
 
   it('the .gitignore files above the project root, up to the repository’s top', async () => {

@@ -5,6 +5,7 @@
  * and after every real folder: a folder reached both at its real place and through links is walked
  * once, at its real place.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, type Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 import { CONFIG_FILE } from '../config/errors.js';
@@ -38,6 +39,17 @@ function hasFrontmatter(abs: string): boolean {
   return 'text' in r && /^\uFEFF?---[ \t]*\r?\n(?:[^]*?\r?\n)?---[ \t]*(?:\r?\n|$)/u.test(r.text);
 }
 
+/**
+ * The SKILL.md files git tracks in the work tree at `root` (paths relative to it), or an empty set
+ * when `root` is not in a git work tree or git cannot be run. A tracked file is part of the
+ * repository even where a `.gitignore` matches it (git ignores only untracked files): a clone has it.
+ */
+function trackedSkillFiles(root: string): Set<string> {
+  const r = spawnSync('git', ['ls-files', '-z', '--cached', '--', '*SKILL.md'], { cwd: root, encoding: 'utf8', timeout: 10_000 });
+  if (r.status !== 0 || typeof r.stdout !== 'string') return new Set();
+  return new Set(r.stdout.split('\0').filter((p) => p === 'SKILL.md' || p.endsWith('/SKILL.md')));
+}
+
 const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
@@ -55,6 +67,14 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
   const links: { abs: string; path: string; rules: IgnoreRules }[] = [];
   let rootIndex = false;
   const unreadable: string[] = [];
+  // asked of git only when a .gitignore hides a folder or a SKILL.md (a run without one spawns nothing)
+  let tracked: Set<string> | undefined;
+  const isTracked = (path: string) => (tracked ??= trackedSkillFiles(root)).has(path);
+  const holdsTracked = (folder: string) => {
+    tracked ??= trackedSkillFiles(root);
+    for (const t of tracked) if (t.startsWith(`${folder}/`)) return true;
+    return false;
+  };
 
   const visit = (abs: string, path: string, real: string, here: IgnoreRules, isStart: boolean) => {
     visited.add(real);
@@ -75,7 +95,9 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
       if ('text' in r) here = here.withGitignore(path, r.text);
     }
     // a SKILL.md that is not a readable file is still a skill's (reported as skill-read-error)
-    if (entries.some((e) => e.name === 'SKILL.md') && here.test(path === '' ? 'SKILL.md' : `${path}/SKILL.md`, false) === null) {
+    const skillFile = path === '' ? 'SKILL.md' : `${path}/SKILL.md`;
+    const skillMatch = entries.some((e) => e.name === 'SKILL.md') ? here.test(skillFile, false) : undefined;
+    if (skillMatch === null || (skillMatch?.source === 'gitignore' && isTracked(skillFile))) {
       if (path === '' && !hasFrontmatter(join(abs, 'SKILL.md'))) rootIndex = true;
       else found.set(path, real);
     }
@@ -88,6 +110,12 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
       const match = here.test(childPath, true);
       let rules = here;
       if (match !== null) {
+        // a folder a .gitignore names, holding a SKILL.md git tracks: walked (only such SKILL.md files are taken in it)
+        if (match.source === 'gitignore' && holdsTracked(childPath)) {
+          if (link) links.push({ abs: childAbs, path: childPath, rules: here });
+          else visit(childAbs, childPath, `${real}${sep}${e.name}`, here, false);
+          continue;
+        }
         if (!(match.keepsSkill && exists(join(childAbs, 'SKILL.md')))) {
           ignored.push({ path: childPath, match });
           continue;

@@ -283,7 +283,8 @@ describe('.gitignore files, as git reads them', () => {
 
   it('a SKILL.md git tracks is checked where a .gitignore names its folder (git ignores untracked files only); an untracked one there is not', async () => {
     const repo = temps.dir();
-    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, encoding: 'utf8' });
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, encoding: 'utf8' });
     if (git('init', '-q').status !== 0) return; // no git on this machine: nothing to ask
     writeSkill(repo, 'skills/reviewing-code');
     writeSkill(repo, 'tools/.claude/skills/adapting-apis');

@@ -196,6 +196,8 @@ function main() {
   const bySeverity = new Map();
   const byCode = new Map();
   const bySet = new Map();
+  // the figures a set is held to are per severity: "held-out-24 error", "held-out-24 warning" …
+  const bySetSeverity = new Map();
   const all = tally();
   const unlabelled = [];
   const reported = new Set();
@@ -250,6 +252,7 @@ function main() {
       count(bySeverity, severity, verdict);
       count(byCode, `${d.code} (${severity})`, verdict);
       count(bySet, set, verdict);
+      count(bySetSeverity, `${set} ${severity}`, verdict);
       all.findings++;
       all[verdict ?? 'unlabelled']++;
       if (verdict === undefined) unlabelled.push({ repo, commit, file, line: d.location.line, code: d.code, severity, message: d.message });
@@ -266,10 +269,17 @@ function main() {
   }
   const order = ['error', 'warning', 'info'];
   const sevRows = [...bySeverity].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
+  const setSevRows = [...bySetSeverity].sort((a, b) => {
+    // the severity is the last word: a set's name may have spaces
+    const split = (k) => [k.slice(0, k.lastIndexOf(' ')), k.slice(k.lastIndexOf(' ') + 1)];
+    const [setA, sevA] = split(a[0]);
+    const [setB, sevB] = split(b[0]);
+    return setA < setB ? -1 : setA > setB ? 1 : order.indexOf(sevA) - order.indexOf(sevB);
+  });
   if (opts.json) {
     const obj = (map) => Object.fromEntries([...map].map(([k, t]) => [k, { ...t, ...precision(t) }]));
     process.stdout.write(
-      `${JSON.stringify({ runs, all: { ...all, ...precision(all) }, bySeverity: obj(new Map(sevRows)), byCode: obj(new Map([...byCode].sort())), bySet: obj(bySet), unlabelled, gone }, null, 2)}\n`,
+      `${JSON.stringify({ runs, all: { ...all, ...precision(all) }, bySeverity: obj(new Map(sevRows)), byCode: obj(new Map([...byCode].sort())), bySet: obj(bySet), bySetSeverity: obj(new Map(setSevRows)), unlabelled, gone }, null, 2)}\n`,
     );
     return;
   }
@@ -287,6 +297,7 @@ function main() {
   out.push('');
   out.push(table('per severity', sevRows));
   out.push(table('per set', [...bySet].sort()));
+  out.push(table('per set and severity', setSevRows));
   out.push(table('per code', [...byCode].sort()));
   out.push(table('all', [['all', all]]));
   out.push(`unlabelled findings: ${unlabelled.length}${opts.todo ? ` (written to ${opts.todo})` : ''}`);

@@ -94,6 +94,9 @@ describe('npm run accuracy', () => {
     const out = JSON.parse(r.stdout);
     expect(out.byCode['skill-broken-link (error)']).toMatchObject({ TRUE: 0, FALSE: 1, precision: 0 });
     expect(out.bySeverity.error).toMatchObject({ TRUE: 1, FALSE: 1, precision: 0.5 });
+    // a set is held to its figures per severity
+    const set = Object.keys(out.bySetSeverity).find((k) => k.endsWith(' error'))!;
+    expect(out.bySetSeverity[set]).toMatchObject({ TRUE: 1, FALSE: 1, precision: 0.5 });
     const lines = readFileSync(todo, 'utf8').trim().split('\n');
     expect(lines[0]).toBe('repo\tcommit\tfile\tline\tcode\tseverity\tverdict\treason');
     expect(lines.length).toBe(1 + out.unlabelled.length);

@@ -45,7 +45,9 @@ function hasFrontmatter(abs: string): boolean {
  * repository even where a `.gitignore` matches it (git ignores only untracked files): a clone has it.
  */
 function trackedSkillFiles(root: string): Set<string> {
-  const r = spawnSync('git', ['ls-files', '-z', '--cached', '--', '*SKILL.md'], { cwd: root, encoding: 'utf8', timeout: 10_000 });
+  // core.fsmonitor off: a checked repository's own git config must not make loopkit run a command of its choosing
+  const args = ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--', '*SKILL.md'];
+  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8', timeout: 10_000 });
   if (r.status !== 0 || typeof r.stdout !== 'string') return new Set();
   return new Set(r.stdout.split('\0').filter((p) => p === 'SKILL.md' || p.endsWith('/SKILL.md')));
 }

@@ -39,17 +39,31 @@ function hasFrontmatter(abs: string): boolean {
   return 'text' in r && /^\uFEFF?---[ \t]*\r?\n(?:[^]*?\r?\n)?---[ \t]*(?:\r?\n|$)/u.test(r.text);
 }
 
+/** The SKILL.md files git tracks below a project root, and every folder that holds one. */
+interface Tracked {
+  files: Set<string>;
+  folders: Set<string>;
+}
+
 /**
- * The SKILL.md files git tracks in the work tree at `root` (paths relative to it), or an empty set
- * when `root` is not in a git work tree or git cannot be run. A tracked file is part of the
- * repository even where a `.gitignore` matches it (git ignores only untracked files): a clone has it.
+ * The SKILL.md files git tracks in the work tree at `root` (paths relative to it) and the folders
+ * above them; empty when `root` is not in a git work tree or git cannot be run. A tracked file is
+ * part of the repository even where a `.gitignore` matches it (git ignores only untracked files): a
+ * clone has it.
  */
-function trackedSkillFiles(root: string): Set<string> {
+function trackedSkillFiles(root: string): Tracked {
+  const files = new Set<string>();
+  const folders = new Set<string>();
   // core.fsmonitor off: a checked repository's own git config must not make loopkit run a command of its choosing
   const args = ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--', '*SKILL.md'];
   const r = spawnSync('git', args, { cwd: root, encoding: 'utf8', timeout: 10_000 });
-  if (r.status !== 0 || typeof r.stdout !== 'string') return new Set();
-  return new Set(r.stdout.split('\0').filter((p) => p === 'SKILL.md' || p.endsWith('/SKILL.md')));
+  if (r.status !== 0 || typeof r.stdout !== 'string') return { files, folders };
+  for (const path of r.stdout.split('\0')) {
+    if (path !== 'SKILL.md' && !path.endsWith('/SKILL.md')) continue;
+    files.add(path);
+    for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) folders.add(path.slice(0, i));
+  }
+  return { files, folders };
 }
 
 const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -70,13 +84,8 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
   let rootIndex = false;
   const unreadable: string[] = [];
   // asked of git only when a .gitignore hides a folder or a SKILL.md (a run without one spawns nothing)
-  let tracked: Set<string> | undefined;
-  const isTracked = (path: string) => (tracked ??= trackedSkillFiles(root)).has(path);
-  const holdsTracked = (folder: string) => {
-    tracked ??= trackedSkillFiles(root);
-    for (const t of tracked) if (t.startsWith(`${folder}/`)) return true;
-    return false;
-  };
+  let asked: Tracked | undefined;
+  const tracked = () => (asked ??= trackedSkillFiles(root));
 
   const visit = (abs: string, path: string, real: string, here: IgnoreRules, isStart: boolean) => {
     visited.add(real);
@@ -99,7 +108,7 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
     // a SKILL.md that is not a readable file is still a skill's (reported as skill-read-error)
     const skillFile = path === '' ? 'SKILL.md' : `${path}/SKILL.md`;
     const skillMatch = entries.some((e) => e.name === 'SKILL.md') ? here.test(skillFile, false) : undefined;
-    if (skillMatch === null || (skillMatch?.source === 'gitignore' && isTracked(skillFile))) {
+    if (skillMatch === null || (skillMatch?.source === 'gitignore' && tracked().files.has(skillFile))) {
       if (path === '' && !hasFrontmatter(join(abs, 'SKILL.md'))) rootIndex = true;
       else found.set(path, real);
     }
@@ -113,7 +122,7 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
       let rules = here;
       if (match !== null) {
         // a folder a .gitignore names, holding a SKILL.md git tracks: walked (only such SKILL.md files are taken in it)
-        if (match.source === 'gitignore' && holdsTracked(childPath)) {
+        if (match.source === 'gitignore' && tracked().folders.has(childPath)) {
           if (link) links.push({ abs: childAbs, path: childPath, rules: here });
           else visit(childAbs, childPath, `${real}${sep}${e.name}`, here, false);
           continue;

@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
 import { linkLanding, linkPlaces } from '../model/skill.js';
-import { inSkillDir, isInsideDir, relativeToDir } from '../model/skill-dir.js';
+import { inSkillDir, isInsideDir } from '../model/skill-dir.js';
 import { decodePath } from '../util/paths.js';
-import { isAssetPath, isContractFile, isMetaFile, mentionedSiblings, referencedFiles, skillLinks } from './lib/skill-files.js';
+import { isAssetFile, isContractFile, isMetaFile, mentionedSiblings, referencedFiles, skillLinks } from './lib/skill-files.js';
 
 export default defineRule({
   meta: {
@@ -34,7 +34,7 @@ export default defineRule({
       // the repository's AGENTS.md or README, linked for context, is not one of the skill's reference files
       if (isMetaFile(posix.basename(file.path))) continue;
       // a template or asset (`assets/templates/report.md`) is handed out whole; its links name the files of what it becomes
-      if (isInsideDir(file.path, skill.dir) && isAssetPath(relativeToDir(file.path, skill.dir))) continue;
+      if (isAssetFile(skill, file)) continue;
       const links = skillLinks(skill);
       // a file SKILL.md links or names is one step from it, whoever else links it
       const named = (fileData(skill.skillFile.path) ?? []).map((rel) => inSkillDir(skill.dir, rel));

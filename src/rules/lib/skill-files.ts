@@ -4,7 +4,7 @@
  * (`` `ref.md` ``, "see ref.md"), which an agent follows just as well.
  */
 import { posix } from 'node:path';
-import { relativeToDir, skillHolding } from '../../model/skill-dir.js';
+import { isInsideDir, relativeToDir, skillHolding } from '../../model/skill-dir.js';
 import type { FileModel, Skill } from '../../model/types.js';
 import { resolveTarget } from '../../util/paths.js';
 
@@ -233,9 +233,9 @@ export function isTemplateFile(skill: Skill, file: FileModel): boolean {
   return isTemplatePath(relativeToDir(file.path, skill.dir));
 }
 
-/** isAssetPath for a file of the project, below the skill's directory. */
+/** isAssetPath for a file of the project: one inside the skill's directory, in `assets/` or a template. */
 export function isAssetFile(skill: Skill, file: FileModel): boolean {
-  return isAssetPath(relativeToDir(file.path, skill.dir));
+  return isInsideDir(file.path, skill.dir) && isAssetPath(relativeToDir(file.path, skill.dir));
 }
 
 /** A folder or name that says "a skeleton to copy": `template`, `_template`, `skill-template`, `templates`. */

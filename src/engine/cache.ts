@@ -48,7 +48,7 @@ import type { ConfigSource } from '../config/read.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 
 /** Bumped whenever the shape of FileOutcome or the extraction changes without a version change. */
-const FORMAT = 27;
+const FORMAT = 28;
 const MAGIC = 'loopkit-cache';
 
 /** How close to the moment a file was read its times may be for its entry to be trusted by them (see the top). */

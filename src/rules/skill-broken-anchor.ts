@@ -30,7 +30,7 @@ export default defineRule({
         if (link.anchor === undefined || link.anchor === '' || link.image) continue;
         const path = linkLanding(linkPlaces(link.path, link.fromSkillDir === true, file.path, skill.dir), project.linkTargets);
         const target = path === null ? undefined : byPath.get(path);
-        if (path === null || !target) continue; // not a markdown file read this run (or missing: skill-broken-link)
+        if (path === null || !target) continue; // not a markdown file read this run (or missing: skill-broken-link, skill-reference-broken-link)
         const anchors = target.anchors;
         const wanted = link.anchor;
         if (anchors.includes(wanted) || anchors.includes(wanted.toLowerCase())) continue;

@@ -44,7 +44,7 @@ export default defineRule({
         // where the link lands: beside the file, else from the skill directory (`references/b.md` inside references/a.md)
         const places = linkPlaces(decodePath(l.target), l.fromSkillDir === true, file.path, skill.dir);
         const landing = linkLanding(places, project.linkTargets);
-        // a link to nothing leads no deeper (skill-broken-link reports it)
+        // a link to nothing leads no deeper (skill-broken-link or skill-reference-broken-link reports it)
         if (landing === null) return false;
         const path = landing.toLowerCase();
         // a document of the repository outside every skill (`../../../../docs/SHARED-SERVICES.md`) is not a

@@ -11,6 +11,7 @@ import skillMetadataTooManyTokens from '../skill-metadata-too-many-tokens.js';
 import skillNamedFileMissing from '../skill-named-file-missing.js';
 import skillNoProgressiveDisclosure from '../skill-no-progressive-disclosure.js';
 import skillOrphanReference from '../skill-orphan-reference.js';
+import skillReferenceBrokenLink from '../skill-reference-broken-link.js';
 import skillRefMissingToc from '../skill-ref-missing-toc.js';
 import skillTimeSensitive from '../skill-time-sensitive.js';
 import skillWindowsPath from '../skill-windows-path.js';
@@ -27,6 +28,7 @@ export const structureRules: Rule[] = [
   skillNamedFileMissing,
   skillNoProgressiveDisclosure,
   skillOrphanReference,
+  skillReferenceBrokenLink,
   skillRefMissingToc,
   skillTimeSensitive,
   skillWindowsPath,

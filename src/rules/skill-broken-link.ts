@@ -8,14 +8,14 @@ export default defineRule({
     defaultSeverity: 'error',
     certainty: 'definite',
     category: 'structure',
-    description:
-      'Require every relative link and image in SKILL.md to point at a file that exists, named in its case',
+    description: 'Require every relative link and image in SKILL.md to point at a file that exists, named in its case',
     scope: 'skill',
     reference: 'new',
     messages: BROKEN_LINK_MESSAGES,
   },
   check({ project, report }) {
     // a skill that is a skeleton to copy (`template/SKILL.md`) links the files its copies will have
-    for (const skill of project.skills) if (!isSkeletonSkill(skill)) for (const r of brokenLinks(project, skill, skill.skillFile)) report(r);
+    for (const skill of project.skills)
+      if (!isSkeletonSkill(skill)) for (const r of brokenLinks(project, skill, skill.skillFile)) report(r);
   },
 });

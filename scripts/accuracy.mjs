@@ -71,7 +71,8 @@ function parseArgs(argv) {
 }
 
 /** Rows of a tab-separated file with a header line; `#` lines are comments. */
-export function readTsv(file) {
+export function readTsv(file, columns = []) {
+  if (!existsSync(file)) usage(`${file}: no such file`);
   const lines = readFileSync(file, 'utf8').split('\n');
   let header = null;
   const rows = [];
@@ -79,7 +80,13 @@ export function readTsv(file) {
     if (line.trim() === '' || line.startsWith('#')) return;
     const cells = line.split('\t');
     if (header === null) {
-      header = cells;
+      // the first line that is not a comment names the columns
+      const missing = columns.filter((c) => !cells.map((x) => x.trim()).includes(c));
+      if (missing.length > 0)
+        usage(
+          `${file}:${i + 1}: the header line must name the columns ${columns.join(', ')} (tab-separated); missing: ${missing.join(', ')}`,
+        );
+      header = cells.map((x) => x.trim());
       return;
     }
     const row = { $line: i + 1 };
@@ -95,7 +102,7 @@ const keyOf = (repo, file, line, code) => `${repo}\t${file}\t${line ?? ''}\t${co
 function loadLabels(file) {
   const labels = new Map();
   const problems = [];
-  for (const row of readTsv(file)) {
+  for (const row of readTsv(file, ['repo', 'commit', 'file', 'line', 'code', 'verdict'])) {
     const verdict = row.verdict.toUpperCase();
     if (!VERDICTS.includes(verdict)) {
       problems.push(`${file}:${row.$line}: verdict '${row.verdict}' is not one of ${VERDICTS.join(', ')}`);
@@ -188,7 +195,7 @@ function main() {
     mkdirSync(opts.dir, { recursive: true });
   }
   const labels = loadLabels(opts.labels);
-  let repositories = readTsv(opts.repositories);
+  let repositories = readTsv(opts.repositories, ['repo', 'commit', 'set']);
   if (opts.repos.length > 0) repositories = repositories.filter((r) => opts.repos.includes(r.repo));
   if (opts.sets.length > 0) repositories = repositories.filter((r) => opts.sets.some((s) => r.set === s || r.set.startsWith(`${s} `)));
   if (repositories.length === 0) usage('no repository of accuracy/repositories.tsv is selected');

@@ -115,6 +115,20 @@ describe('npm run accuracy', () => {
     expect(accuracy([dir, '--labels', labels, '--repositories', repositories]).stderr).toContain('needs a one-line reason');
   });
 
+  it('a list without its header line, or a missing list, is a usage error (exit 2), located', () => {
+    const { dir, labels, repositories } = corpus();
+    writeFileSync(labels, header);
+    // a repositories list written without its header: the first row would be read as the column names
+    writeFileSync(repositories, `acme/skills\t${'c'.repeat(40)}\theld-out\t3\n`);
+    const r = accuracy([dir, '--labels', labels, '--repositories', repositories]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${repositories}:1: the header line must name the columns repo, commit, set`);
+    expect(r.stderr).not.toMatch(/TypeError|at \w+ \(/u);
+    const gone = accuracy([dir, '--labels', join(dir, 'no-labels.tsv'), '--repositories', repositories]);
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toContain('no-labels.tsv: no such file');
+  });
+
   it('names a missing snapshot instead of failing; no snapshots directory is a usage error', () => {
     const { dir, labels, repositories } = corpus();
     writeFileSync(labels, header);

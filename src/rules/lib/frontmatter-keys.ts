@@ -6,7 +6,7 @@
 export interface FrontmatterKey {
   key: string;
   /** who reads it */
-  source: 'Agent Skills' | 'Loop Language' | 'Claude Code' | 'registries';
+  source: 'Agent Skills' | 'Loop Language' | 'Claude Code' | 'Devin CLI' | 'registries';
   meaning: string;
 }
 
@@ -64,6 +64,11 @@ export const FRONTMATTER_KEYS: readonly FrontmatterKey[] = [
   { key: 'hooks', source: 'Claude Code', meaning: 'Hooks that run while the skill is active.' },
   { key: 'paths', source: 'Claude Code', meaning: 'File globs: the skill is offered when the work touches matching files.' },
   { key: 'shell', source: 'Claude Code', meaning: "The shell the skill's commands run in." },
+  // Devin CLI skill extensions (docs.devin.ai/cli/extensibility/skills/creating-skills; it also reads
+  // argument-hint, model, agent and allowed-tools, listed above)
+  { key: 'subagent', source: 'Devin CLI', meaning: 'true: the skill runs as a subagent instead of inline.' },
+  { key: 'permissions', source: 'Devin CLI', meaning: 'Permission overrides for the skill (`allow`, `deny`, `ask` lists).' },
+  { key: 'triggers', source: 'Devin CLI', meaning: 'Who may invoke the skill: a list of `user` and `model` (default both).' },
   // common in published skills, read by skill registries (e.g. goose)
   { key: 'version', source: 'registries', meaning: "The skill's version, read by skill registries." },
   // packages the skill needs, which claude.ai installs (Anthropic's "creating custom skills" page)

@@ -138,8 +138,9 @@ export class LspClient {
     });
   }
 
-  /** Replace a document's whole text (as a full-text change). */
+  /** Replace a document's whole text (as a full-text change); an editor opens a document before it changes it. */
   async change(abs: string, text: string): Promise<void> {
+    if (!this.versions.has(abs)) return this.open(abs, text);
     const version = (this.versions.get(abs) ?? 1) + 1;
     this.versions.set(abs, version);
     await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
@@ -149,6 +150,7 @@ export class LspClient {
   }
 
   async close(abs: string): Promise<void> {
+    this.versions.delete(abs);
     await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: uriOf(abs) } });
   }
 

@@ -8,7 +8,7 @@ import { classify, foldersOf, homesOf, resolveSkillsDirs, type Discovery, type U
 import { IgnoreRules } from '../discover/ignore.js';
 import { walkProject, type IgnoredFolder } from '../discover/walk.js';
 import { declaredStates, linkPlaces, namedPlace } from '../model/skill.js';
-import { holdsOneOf, inCollection, inOneOf, inSkillDir, skillDirName, skillsInside } from '../model/skill-dir.js';
+import { holdsOneOf, inOneOf, inSkillDir, sharedPlaces, skillDirName, skillsInside } from '../model/skill-dir.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
@@ -531,13 +531,13 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   // the paths SKILL.md names in prose that name one of the skill's own files; one that is not the
   // skill's (a missing file of its folders, a markdown file of no folder of it) is looked for in the
   // collection the skill belongs to (`<plugin>/skills/<skill>/`: the plugin's hooks, a pack's docs/)
+  // and from the project's root (sharedPlaces)
   for (const draft of drafts) {
     for (const named of markdown.get(draft.skillPath)?.facts.skill?.namedPaths ?? []) {
       const place = namedPlace(named.path, draft.dir, draft.entries);
       if (place !== null && onDisk(place) !== null) continue;
       if (place === null && !(named.path.includes('/') && /\.md$/iu.test(named.path))) continue;
-      const shared = inCollection(draft.dir, named.path);
-      if (shared !== null) onDisk(shared);
+      for (const shared of sharedPlaces(draft.dir, named.path)) onDisk(shared);
     }
   }
   return {

@@ -106,3 +106,19 @@ export function inCollection(skillDir: string, path: string): string | null {
   const c = collectionDir(skillDir);
   return c === null ? null : posix.normalize(inSkillDir(c, path));
 }
+
+/**
+ * The places a path SKILL.md names but its own folders do not hold may mean: the file of the skill's
+ * collection (inCollection), and the file of the project named from its root (`.github/skills/shared/x.md`,
+ * `docs/framework.md`: the repository's own paths). A path that climbs out (`../x.md`) or is absolute
+ * has no such place.
+ */
+export function sharedPlaces(skillDir: string, path: string): string[] {
+  const places: string[] = [];
+  const inPack = inCollection(skillDir, path);
+  if (inPack !== null) places.push(inPack);
+  const fromRoot = posix.normalize(path.replace(/^(?:\.\/)+/u, ''));
+  if (!fromRoot.startsWith('..') && !fromRoot.startsWith('/') && !fromRoot.startsWith('~') && !places.includes(fromRoot))
+    places.push(fromRoot);
+  return places;
+}

@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import type { Node, Parent } from 'unist';
 import { defineRule } from '../engine/rule.js';
 import { namedPlace } from '../model/skill.js';
-import { inCollection, relativeToDir } from '../model/skill-dir.js';
+import { relativeToDir, sharedPlaces } from '../model/skill-dir.js';
 import type { NamedPath } from '../model/types.js';
 
 /** A path SKILL.md names, kept by the file part. */
@@ -139,9 +139,9 @@ export default defineRule<'missing' | 'otherCase', Named[]>({
           // `lora-recipes`'s `references/mapping.md`: another skill's file, named with that skill
           const lead = named.lead.toLowerCase();
           if (names.some((n) => n.skill !== skill && lead.includes(n.name))) continue;
-          // `scripts/guard.py` of a plugin's hook, beside the plugin's skills/: the collection's file (`<plugin>/scripts/guard.py`)
-          const shared = inCollection(skill.dir, named.path);
-          if (shared !== null && typeof project.pathsOnDisk.get(shared) === 'string') continue;
+          // `scripts/guard.py` of a plugin's hook, beside the plugin's skills/: the collection's file
+          // (`<plugin>/scripts/guard.py`); `.github/skills/shared/x.md`: the project's file, named from its root
+          if (sharedPlaces(skill.dir, named.path).some((p) => typeof project.pathsOnDisk.get(p) === 'string')) continue;
         }
         // each path once, at its first mention
         if (seen.has(place)) continue;

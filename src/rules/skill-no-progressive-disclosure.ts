@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { sharedPlaces } from '../model/skill-dir.js';
+import { inCollection, isInsideDir, sharedPlaces } from '../model/skill-dir.js';
 import { isContractFile, mentionedSiblings, skillLinks } from './lib/skill-files.js';
 
 const MAX_LINES = 200;
@@ -14,7 +14,7 @@ const FOLDER_MENTION = /(?<![\w./-])(?:\.\/)?([\w-]+)\/(?:[\w./-]*\w\.[a-z]{2,5}
 const OUTSIDE_MENTION = /(?<![\w./-])(?:\.\.\/)+[\w.-]+(?:\/[\w.-]+)*\.md\b/giu;
 /** … or from the plugin's folder (`${CLAUDE_PLUGIN_ROOT}/shared/readiness/gate.md`). */
 const PLUGIN_MENTION = /\$\{?CLAUDE_PLUGIN_ROOT\}?\/[\w.-]+(?:\/[\w.*-]+)*\.md\b/gu;
-/** A markdown file named from the collection's folder (`docs/framework.md` in `<pack>/skills/<skill>/`) or the project's root: counted when it is there. */
+/** A markdown file named from the collection's folder (`docs/framework.md` in `<pack>/skills/<skill>/`), or from the project's root into the folder that holds the skills: counted when it is there. */
 const SHARED = '\0';
 
 export default defineRule({
@@ -57,7 +57,15 @@ export default defineRule({
       const mentioned = new Set(
         (fileData(file.path) ?? []).filter((m) => {
           if (!m.startsWith(SHARED)) return !m.endsWith('/') || folders.has(m);
-          return sharedPlaces(skill.dir, m.slice(SHARED.length)).some((p) => typeof project.pathsOnDisk.get(p) === 'string');
+          // the collection's document, or one of the folder that holds the skills (`.github/skills/shared/x.md`
+          // named from the root); a project file named from the root (`design/gdd/concept.md`) is what the
+          // skill works on, not a reference of it
+          const skills = posix.dirname(skill.dir);
+          return sharedPlaces(skill.dir, m.slice(SHARED.length)).some(
+            (p) =>
+              typeof project.pathsOnDisk.get(p) === 'string' &&
+              (p === inCollection(skill.dir, m.slice(SHARED.length)) || isInsideDir(p, skills)),
+          );
         }),
       );
       // LOOP.md / HANDOFFS.md are part of the skill format, not extracted reference material

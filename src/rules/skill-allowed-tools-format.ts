@@ -33,6 +33,11 @@ export default defineRule({
         message: 'allowed-tools should be space-separated, not comma-separated',
         help: 'Write it as a YAML list, one `- tool` line each ({tools}): every client reads a list the same way, while a space-separated string splits a tool with spaces in it.',
       },
+      // spaces would split such a tool (`Bash(git log *)` read as `Bash(git`, `log`, `*)`): advise only the list
+      commasToolWithSpace: {
+        message: 'allowed-tools is comma-separated and a tool in it holds a space: write it as a YAML list',
+        help: 'One `- tool` line each ({tools}): every client reads a list the same way; a space-separated string would split {spaced}.',
+      },
     },
   },
   check({ project, report }) {
@@ -40,11 +45,13 @@ export default defineRule({
       const f = textField(skill, 'allowed-tools', true);
       const parts = f ? commaParts(f.text) : [];
       if (!f || parts.length < 2) continue;
-      const tools = parts
-        .filter((t) => t !== '')
-        .map((t) => `\`${t}\``)
-        .join(', ');
-      report({ messageId: 'commas', data: { tools }, at: entryPlace(skill, f.entry), skill: skill.name });
+      const named = parts.filter((t) => t !== '');
+      const tools = named.map((t) => `\`${t}\``).join(', ');
+      const spaced = named.find((t) => /\s/u.test(t));
+      const at = entryPlace(skill, f.entry);
+      if (spaced !== undefined)
+        report({ messageId: 'commasToolWithSpace', data: { tools, spaced: `\`${spaced}\`` }, at, skill: skill.name });
+      else report({ messageId: 'commas', data: { tools }, at, skill: skill.name });
     }
   },
   // --fix: the value becomes a YAML list of the same tools, which no client splits differently

@@ -54,19 +54,20 @@ export default defineRule({
       if (lines <= MAX_LINES) continue;
       // a named folder counts when the skill has it (`references/` next to SKILL.md); scripts are run, not read
       const folders = new Set(skill.entries.filter((e) => e.kind === 'dir' && !SCRIPT_FOLDERS.has(e.name)).map((e) => `${e.name}/`));
+      // a shared document: the collection's, or one in the folder that holds the skills (`.github/skills/shared/x.md`
+      // named from the root); a project file named from the root (`design/gdd/concept.md`) is what the skill
+      // works on, not a reference of it
+      const skillsFolder = posix.dirname(skill.dir);
+      const isShared = (path: string) => {
+        const pack = inCollection(skill.dir, path);
+        return sharedPlaces(skill.dir, path).some(
+          (p) => typeof project.pathsOnDisk.get(p) === 'string' && (p === pack || isInsideDir(p, skillsFolder)),
+        );
+      };
       const mentioned = new Set(
-        (fileData(file.path) ?? []).filter((m) => {
-          if (!m.startsWith(SHARED)) return !m.endsWith('/') || folders.has(m);
-          // the collection's document, or one of the folder that holds the skills (`.github/skills/shared/x.md`
-          // named from the root); a project file named from the root (`design/gdd/concept.md`) is what the
-          // skill works on, not a reference of it
-          const skills = posix.dirname(skill.dir);
-          return sharedPlaces(skill.dir, m.slice(SHARED.length)).some(
-            (p) =>
-              typeof project.pathsOnDisk.get(p) === 'string' &&
-              (p === inCollection(skill.dir, m.slice(SHARED.length)) || isInsideDir(p, skills)),
-          );
-        }),
+        (fileData(file.path) ?? []).filter((m) =>
+          m.startsWith(SHARED) ? isShared(m.slice(SHARED.length)) : !m.endsWith('/') || folders.has(m),
+        ),
       );
       // LOOP.md / HANDOFFS.md are part of the skill format, not extracted reference material
       const linked = skillLinks(skill).some((l) => !isContractFile(posix.basename(l.path)));

@@ -57,9 +57,22 @@ export function textField(skill: HasFrontmatter, key: string, trim = false): { e
   return text === '' ? undefined : { entry: f.entry, text };
 }
 
-/** The frontmatter `name` as written (undefined when absent, empty or not a scalar). */
+/**
+ * A value that is a slot to fill in, not a value: the whole of it one placeholder in template syntax
+ * (`<skill-name>`, `{name}`, `{{ name }}`, `${NAME}`, `[skill-name]`), as in the skeleton a collection
+ * copies new skills from. Link destinations in template syntax are not checked either.
+ */
+export function isPlaceholderValue(text: string): boolean {
+  return /^(?:<[^<>]+>|\{\{[^{}]+\}\}|\$?\{[^{}]+\}|\[[^[\]]+\])$/u.test(text.trim());
+}
+
+/**
+ * The frontmatter `name` as written (undefined when absent, empty or not a scalar, and when it is a
+ * placeholder to fill in: `name: <skill-name>` is a skeleton's slot, which no name rule judges).
+ */
 export function nameField(skill: HasFrontmatter): { entry: FrontmatterEntry; text: string } | undefined {
-  return textField(skill, 'name');
+  const f = textField(skill, 'name');
+  return f !== undefined && isPlaceholderValue(f.text) ? undefined : f;
 }
 
 /** The longest description the Agent Skills specification accepts, in characters (skill-description-too-long). */

@@ -120,13 +120,9 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
       const childPath = path === '' ? e.name : `${path}/${e.name}`;
       const match = here.test(childPath, true);
       let rules = here;
-      if (match !== null) {
-        // a folder a .gitignore names, holding a SKILL.md git tracks: walked (only such SKILL.md files are taken in it)
-        if (match.source === 'gitignore' && tracked().folders.has(childPath)) {
-          if (link) links.push({ abs: childAbs, path: childPath, rules: here });
-          else visit(childAbs, childPath, `${real}${sep}${e.name}`, here, false);
-          continue;
-        }
+      // a folder a .gitignore names, holding a SKILL.md git tracks, is walked with the rules as they are
+      // (only such SKILL.md files are taken in it)
+      if (match !== null && !(match.source === 'gitignore' && tracked().folders.has(childPath))) {
         if (!(match.keepsSkill && exists(join(childAbs, 'SKILL.md')))) {
           ignored.push({ path: childPath, match });
           continue;

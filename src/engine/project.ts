@@ -8,7 +8,7 @@ import { classify, foldersOf, homesOf, resolveSkillsDirs, type Discovery, type U
 import { IgnoreRules } from '../discover/ignore.js';
 import { walkProject, type IgnoredFolder } from '../discover/walk.js';
 import { declaredStates, linkPlaces, namedPlace } from '../model/skill.js';
-import { holdsOneOf, inOneOf, inSkillDir, sharedPlaces, skillDirName, skillsInside } from '../model/skill-dir.js';
+import { holdsOneOf, inOneOf, inSkillDir, mayBeSharedDocument, sharedPlaces, skillDirName, skillsInside } from '../model/skill-dir.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
@@ -536,7 +536,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     for (const named of markdown.get(draft.skillPath)?.facts.skill?.namedPaths ?? []) {
       const place = namedPlace(named.path, draft.dir, draft.entries);
       if (place !== null && onDisk(place) !== null) continue;
-      if (place === null && !(named.path.includes('/') && /\.md$/iu.test(named.path))) continue;
+      if (place === null && !mayBeSharedDocument(named.path)) continue;
       for (const shared of sharedPlaces(draft.dir, named.path)) onDisk(shared);
     }
   }

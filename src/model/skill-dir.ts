@@ -108,6 +108,15 @@ export function inCollection(skillDir: string, path: string): string | null {
 }
 
 /**
+ * A path SKILL.md names that may be a shared document outside the skill's folders (a markdown file
+ * named with a folder: `docs/framework.md`, `.github/skills/shared/x.md`): the project model finds
+ * whether it exists (sharedPlaces), and the rules that count shared references read that answer.
+ */
+export function mayBeSharedDocument(path: string): boolean {
+  return path.includes('/') && /\.md$/iu.test(path);
+}
+
+/**
  * The places a path SKILL.md names but its own folders do not hold may mean: the file of the skill's
  * collection (inCollection), and the file of the project named from its root (`.github/skills/shared/x.md`,
  * `docs/framework.md`: the repository's own paths). A path that climbs out (`../x.md`) or is absolute

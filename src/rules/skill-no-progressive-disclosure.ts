@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
-import { inCollection, isInsideDir, sharedPlaces } from '../model/skill-dir.js';
+import { inCollection, isInsideDir, mayBeSharedDocument, sharedPlaces } from '../model/skill-dir.js';
 import { isContractFile, mentionedSiblings, skillLinks } from './lib/skill-files.js';
 
 const MAX_LINES = 200;
@@ -42,7 +42,7 @@ export default defineRule({
       ...mentionedSiblings(file, siblings),
       ...(file.text.match(OUTSIDE_MENTION) ?? []),
       ...(file.text.match(PLUGIN_MENTION) ?? []),
-      ...(facts.skill?.namedPaths ?? []).filter((n) => n.path.includes('/') && /\.md$/iu.test(n.path)).map((n) => SHARED + n.path),
+      ...(facts.skill?.namedPaths ?? []).filter((n) => mayBeSharedDocument(n.path)).map((n) => SHARED + n.path),
       // … and any file named by its path in a folder of the skill (`references/headline-patterns.json`)
       ...[...file.text.matchAll(FOLDER_MENTION)].map((m) => `${m[1]!}/`),
     ],

@@ -94,6 +94,15 @@ describe('rule set', () => {
     for (const f of runtimeFixtureCodes()) expect(codes.has(f), `fixtures/runtime/${f}`).toBe(true);
   });
 
+  it("every rule page's Loaders section is generated from the rule's loader table (run `npm run docs`)", async () => {
+    const { withLoadersSection } = await import('../src/dev/loaders-section.js');
+    for (const r of rules) {
+      const page = readFileSync(join(DOCS, `${r.meta.code}.md`), 'utf8');
+      expect(withLoadersSection(page, r.meta), r.meta.code).toBe(page);
+      expect(page, r.meta.code).toContain('\n## Loaders\n');
+    }
+  });
+
   it('a rule is fixable exactly when it has a fix part, and its page says what --fix does', () => {
     for (const r of rules) {
       expect(r.meta.fixable === true, `${r.meta.code}: meta.fixable and the fix part`).toBe(r.fix !== undefined);

@@ -30,6 +30,12 @@ export interface Preset {
    * chooses the preset itself, no heuristic is ever an error, whatever the preset says.)
    */
   heuristicErrors: boolean;
+  /**
+   * Do the loaders a skill is written for decide the severity of the rules that say what each loader
+   * does (engine/severity.ts, step 4) where the targets are detected? Named targets (`targets:`,
+   * `--target`) always do.
+   */
+  targets: boolean;
 }
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
@@ -41,6 +47,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     rules: {},
     // the reference's severities, for a project that chose the Loop Language
     heuristicErrors: true,
+    targets: false,
   },
   'agent-skills': {
     name: 'agent-skills',
@@ -70,6 +77,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     },
     // only what loopkit is certain of fails a build (docs/accuracy.md: guesses from prose were wrong often enough)
     heuristicErrors: false,
+    // an error is a promise that the loader the skill is written for rejects it
+    targets: true,
   },
 };
 

@@ -9,6 +9,7 @@ import { IgnoreRules } from '../discover/ignore.js';
 import { walkProject, type IgnoredFolder } from '../discover/walk.js';
 import { declaredStates, linkPlaces, namedPlace } from '../model/skill.js';
 import { holdsOneOf, inOneOf, inSkillDir, mayBeSharedDocument, sharedPlaces, skillDirName, skillsInside } from '../model/skill-dir.js';
+import type { Target } from '../model/targets.js';
 import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
@@ -33,6 +34,7 @@ import { fileStamp, type FileStamp, type JobKey } from './cache.js';
 import { markdownLinkDestinations } from '../util/paths.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
+import { targetResolver } from './targets.js';
 
 /** Scripts larger than this are not read. */
 const MAX_SCRIPT_BYTES = 1024 * 1024;
@@ -202,6 +204,8 @@ export interface LoadProjectOptions {
   exists?: (abs: string) => boolean;
   /** directory listings to reuse (a session keeps them until files are created or deleted) */
   listings?: Listings;
+  /** the targets the command line names (`--target`): every skill's, instead of the configured or detected ones */
+  targets?: readonly Target[];
 }
 
 /**
@@ -457,6 +461,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const { config } = loaded;
   const { drafts, roles, markdown, scripts } = files;
   const there = opts.exists ?? exists;
+  const targetsOf = targetResolver(root, config, opts.targets, there);
   // a transition's file is its file's path: one string, not a copy per transition
   for (const outcome of markdown.values()) {
     for (const t of outcome.facts.loop?.transitions ?? outcome.facts.handoffs ?? []) (t as { file: string }).file = outcome.facts.file.path;
@@ -478,6 +483,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     }
     const skill: Skill = {
       name: fmName ?? dirName,
+      targets: targetsOf(draft.dir, draft.skillPath),
       dirName,
       dir: draft.dir,
       skillFile: facts.file,

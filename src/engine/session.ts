@@ -55,6 +55,8 @@ export interface SessionOptions extends RunnerOptions {
   root: string;
   /** check with this preset instead of the config's `extends` */
   preset?: string;
+  /** the loaders every skill is written for (`--target`), instead of the configured or detected ones */
+  targets?: readonly string[];
 }
 
 /** One check of the project as the session holds it. */
@@ -275,13 +277,14 @@ export class ProjectSession {
     try {
       const display = this.options.root;
       const { prepared, plan, enabled } = await planRun(this.root, display, this.withOverlayConfig(runner), this.options, this.index);
-      const { loaded, layout, presets } = prepared;
+      const { loaded, layout, presets, targets } = prepared;
       const opts: LoadProjectOptions = {
         root: this.root,
         displayRoot: display,
         loaded,
         layout,
         presets,
+        ...(targets ? { targets } : {}),
         references: enabled.some((r) => r.meta.references === true),
         runner: this.remembering(runner, loaded.config.canonical_loop_sections),
         overlay: this.overlay,

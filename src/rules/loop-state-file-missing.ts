@@ -1,11 +1,13 @@
 import { defineRule, type Place } from '../engine/rule.js';
 import { configKeyPlace } from './lib/config-place.js';
+import { EVERY } from './lib/loaders.js';
 
 export default defineRule({
   meta: {
     code: 'loop-state-file-missing',
     defaultSeverity: 'info',
     certainty: 'definite',
+    loaders: EVERY,
     category: 'completeness',
     description: 'Check that every loop state file listed in loop_state_files exists in the project',
     scope: 'project',

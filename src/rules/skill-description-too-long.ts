@@ -11,7 +11,11 @@ export default defineRule({
     loaders: {
       spec: { does: 'rejects', source: DOCS.specDescription, note: '1-1024 characters' },
       'claude-code': { does: 'accepts', source: DOCS.claudeCode, note: 'a long description is truncated in the skill listing' },
-      codex: { does: 'accepts', source: DOCS.codex, note: 'Codex shortens descriptions when the skill list is over its budget' },
+      codex: {
+        does: 'drops',
+        source: 'https://github.com/garrytan/gstack/issues/281',
+        note: 'Codex skips the skill: "invalid description: exceeds maximum length of 1024 characters"',
+      },
       'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'maximum 1024 characters' },
     },
     category: 'frontmatter',

@@ -13,6 +13,11 @@ export default defineRule({
     loaders: {
       spec: { does: 'rejects', source: DOCS.specName, note: '1-64 characters' },
       'claude-code': { does: 'rejects', source: DOCS.claudeCode, note: 'max 64 characters' },
+      codex: {
+        does: 'drops',
+        source: 'https://github.com/activeloopai/hivemind/pull/322',
+        note: 'Codex skips the skill: "invalid name: exceeds maximum length of 64 characters"',
+      },
       'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'maximum 64 characters' },
     },
     category: 'frontmatter',

@@ -89,7 +89,7 @@ export async function buildVendor(outdir, names, options) {
 export async function buildCjsCli(outdir, outName, options, extra = {}) {
   const r = await build({
     ...common(outdir, options),
-    entryPoints: { [outName]: 'src/cli.ts' },
+    entryPoints: { [outName]: extra.entry ?? 'src/cli.ts' },
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     supported: { 'dynamic-import': false },

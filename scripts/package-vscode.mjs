@@ -55,8 +55,7 @@ try {
     mkdirSync(to, { recursive: true });
     for (const e of readdirSync(from, { withFileTypes: true })) {
       if (e.isDirectory()) copyBuilt(join(from, e.name), join(to, e.name));
-      else if (/\.(?:c?js|txt)$/u.test(e.name) && !/^(?:index\.js|viz\.cjs)$/u.test(e.name))
-        cpSync(join(from, e.name), join(to, e.name));
+      else if (/\.(?:c?js|txt)$/u.test(e.name) && !/^(?:index\.js|viz\.cjs)$/u.test(e.name)) cpSync(join(from, e.name), join(to, e.name));
     }
   };
   copyBuilt(join(root, 'dist'), join(server, 'dist'));

@@ -128,43 +128,50 @@ f:close()
 vim.cmd('qa!')
 `;
 
+/**
+ * Neovim, headless, with the setup of docs/editors.md and a driver script, in `root`; `loopkit` on
+ * the PATH, as docs/editors.md asks (this checkout's). The driver writes its result as JSON.
+ */
+function runNvim<T>(root: string, driver: string): { result: T; stderr: string } {
+  const bin = temps.dir('loopkit-bin-');
+  writeFileSync(join(bin, 'loopkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(bin, 'loopkit'), 0o755);
+  const config = temps.dir('loopkit-nvim-config-');
+  writeFileSync(join(config, 'init.lua'), readmeSetup());
+  writeFileSync(join(config, 'driver.lua'), driver);
+  const out = join(config, 'result.json');
+  const r = spawnSync(
+    'nvim',
+    ['--headless', '-n', '-i', 'NONE', '-u', join(config, 'init.lua'), '-c', `luafile ${join(config, 'driver.lua')}`],
+    {
+      cwd: root,
+      env: cleanEnv({
+        PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+        LOOPKIT_OUT: out,
+        LOOPKIT_ROOT: root,
+        XDG_STATE_HOME: config,
+        XDG_DATA_HOME: config,
+      }),
+      encoding: 'utf8',
+      timeout: 300_000,
+    },
+  );
+  return { result: JSON.parse(readFileSync(out, 'utf8')) as T, stderr: r.stderr };
+}
+
 describe.skipIf(!hasNvim)('Neovim (headless) with the setup of docs/editors.md', () => {
   it('shows a broken transition in its diagnostic list and renames a state in every file', () => {
     expect(nvim.stdout).toMatch(/^NVIM v\d+\.\d+/u);
     const root = temps.dir('loopkit-nvim-');
     cpSync(join(ROOT, 'skills'), join(root, 'skills'), { recursive: true });
     cpSync(join(ROOT, '.loopkit.yaml'), join(root, '.loopkit.yaml'));
-    // `loopkit` on the PATH, as docs/editors.md asks: this checkout's
-    const bin = temps.dir('loopkit-bin-');
-    writeFileSync(join(bin, 'loopkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(join(bin, 'loopkit'), 0o755);
-    const config = temps.dir('loopkit-nvim-config-');
-    writeFileSync(join(config, 'init.lua'), readmeSetup());
-    writeFileSync(join(config, 'driver.lua'), DRIVER);
-    const out = join(config, 'result.json');
-    const r = spawnSync(
-      'nvim',
-      ['--headless', '-n', '-i', 'NONE', '-u', join(config, 'init.lua'), '-c', `luafile ${join(config, 'driver.lua')}`],
-      {
-        cwd: root,
-        env: cleanEnv({
-          PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
-          LOOPKIT_OUT: out,
-          LOOPKIT_ROOT: root,
-          XDG_STATE_HOME: config,
-          XDG_DATA_HOME: config,
-        }),
-        encoding: 'utf8',
-        timeout: 300_000,
-      },
-    );
-    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+    const { result, stderr } = runNvim<{
       steps: string[];
       error?: string;
       diagnostics: { lnum: number; code: string; source: string; message: string }[];
       buffers: string[];
-    };
-    expect(result.error, `${r.stderr}`).toBeUndefined();
+    }>(root, DRIVER);
+    expect(result.error, stderr).toBeUndefined();
     expect(result.steps).toEqual(['attached', 'diagnostic', 'cleared', 'renamed']);
     const dead = result.diagnostics.find((d) => d.code === 'graph-dead-end')!;
     expect(dead.source).toBe('loopkit');
@@ -197,31 +204,8 @@ describe.skipIf(!hasNvim)('Neovim (headless) with the setup of docs/editors.md',
       join(skill, 'SKILL.md'),
       '---\nname: other-name\ndescription: Reviews a change. Use when asked to review a pull request.\n---\n\n# Reviewing\n\nRead the diff.\n',
     );
-    const bin = temps.dir('loopkit-bin-');
-    writeFileSync(join(bin, 'loopkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(join(bin, 'loopkit'), 0o755);
-    const config = temps.dir('loopkit-nvim-config-');
-    writeFileSync(join(config, 'init.lua'), readmeSetup());
-    writeFileSync(join(config, 'driver.lua'), PLAIN_DRIVER);
-    const out = join(config, 'result.json');
-    const r = spawnSync(
-      'nvim',
-      ['--headless', '-n', '-i', 'NONE', '-u', join(config, 'init.lua'), '-c', `luafile ${join(config, 'driver.lua')}`],
-      {
-        cwd: root,
-        env: cleanEnv({
-          PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
-          LOOPKIT_OUT: out,
-          LOOPKIT_ROOT: root,
-          XDG_STATE_HOME: config,
-          XDG_DATA_HOME: config,
-        }),
-        encoding: 'utf8',
-        timeout: 300_000,
-      },
-    );
-    const result = JSON.parse(readFileSync(out, 'utf8')) as { error?: string; notesClients: number; root: string; codes: string[] };
-    expect(result.error, `${r.stderr}`).toBeUndefined();
+    const { result, stderr } = runNvim<{ error?: string; notesClients: number; root: string; codes: string[] }>(root, PLAIN_DRIVER);
+    expect(result.error, stderr).toBeUndefined();
     expect(result.notesClients).toBe(0);
     expect(result.root).toBe(root);
     expect(result.codes).toContain('skill-name-mismatch-dir');

@@ -613,3 +613,55 @@ describe('a SKILL.md without frontmatter named as another skill is a piece of it
     expect(r.layout.fragments).toEqual([]);
   });
 });
+
+describe('a SKILL.md without frontmatter above skills of its own is an index of them (held-out round 44: an OpenClaw plugin)', () => {
+  const guideAt = (dir: string, rel: string) => {
+    mkdirSync(join(dir, rel), { recursive: true });
+    writeFileSync(join(dir, rel, 'SKILL.md'), '# The plugin: setup guide\n\nInstall it, then use the skills below.\n');
+  };
+
+  it('is not checked as a skill; the skills below it are, and the run names it on stderr', async () => {
+    const dir = temps.dir('loopkit-index-');
+    guideAt(dir, 'openclaw');
+    writeSkill(dir, 'openclaw/skills/making-plans');
+    writeSkill(dir, 'plugin/skills/making-plans');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['openclaw/skills/making-plans', 'plugin/skills/making-plans']);
+    expect(r.layout.indexes).toEqual(['openclaw']);
+    expect(r.layout.nested).toEqual([]);
+    const cli = run([dir, '--no-cache']);
+    expect(cli.status).toBe(0);
+    expect(cli.stderr).toContain('1 SKILL.md file has no frontmatter and holds skills below it: read as an index of them');
+    expect(run([dir, '--no-cache', '--verbose']).stderr).toMatch(/indexes of the skills below them \(no frontmatter\): \S*openclaw\n/);
+  });
+
+  it('a SKILL.md without frontmatter above only a template in its assets/ is a skill that lacks its frontmatter', async () => {
+    const dir = temps.dir('loopkit-index-');
+    guideAt(dir, 'skills/making-plans');
+    writeSkill(dir, 'skills/making-plans/assets/plan-template');
+    const r = await check(dir);
+    expect(r.layout.indexes).toEqual([]);
+    expect(skillsOf(r)).toEqual(['skills/making-plans']);
+    expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('skills/making-plans/SKILL.md skill-missing-frontmatter');
+    expect(run([dir, '--no-cache']).status).toBe(1);
+  });
+
+  it('above SKILL.md files that have no frontmatter either, it is a skill: there is no skill for it to index', async () => {
+    const dir = temps.dir('loopkit-index-');
+    guideAt(dir, 'openclaw');
+    guideAt(dir, 'openclaw/skills/making-plans');
+    const r = await check(dir);
+    expect(r.layout.indexes).toEqual([]);
+    expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('openclaw/SKILL.md skill-missing-frontmatter');
+  });
+
+  it('inside a skills directory the configuration names, a SKILL.md without frontmatter stays a skill', async () => {
+    const dir = temps.dir('loopkit-index-');
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: skills/\n');
+    guideAt(dir, 'skills/openclaw');
+    writeSkill(dir, 'skills/openclaw/skills/making-plans');
+    const r = await check(dir);
+    expect(r.layout.indexes).toEqual([]);
+    expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('skills/openclaw/SKILL.md skill-missing-frontmatter');
+  });
+});

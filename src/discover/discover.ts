@@ -14,7 +14,8 @@
  * wherever skills are found everywhere, and where `skills_dir` names the root itself; elsewhere it is
  * reported like any skill outside the skills directories. The skills below it stay skills of their
  * own: only a SKILL.md in its own resource folders (ROOT_SKILL_FOLDERS) is part of it. A root
- * SKILL.md without frontmatter is an index of the collection, named in a note. Folders with a
+ * SKILL.md without frontmatter is an index of the collection, named in a note; so is one below the
+ * root, above skills of its own (Discovery.indexes), where skills are found everywhere. Folders with a
  * `.loopkit.yaml` of their own are other projects.
  */
 import type FastGlob from 'fast-glob';
@@ -90,13 +91,19 @@ export function resolveSkillsDirs(root: string, patterns: readonly string[]): Sk
 export interface Discovery {
   /** the skill folders to check, project-relative, sorted */
   skills: string[];
-  /** folders with a SKILL.md inside a checked skill's folder (part of that skill, not skills of their own), sorted */
   /**
    * folders whose SKILL.md has no frontmatter and is named as another skill of the project that has
    * one (`skill-flavors/web/<skill>/SKILL.md` beside `skills/<skill>/SKILL.md`): a piece of that
    * skill (an override, a variant merged at build time), not a skill of its own; sorted
    */
   fragments: string[];
+  /**
+   * folders below the root whose SKILL.md has no frontmatter and that hold skills below them (a
+   * plugin's setup guide above its `skills/`): an index of those skills, not a skill; only where
+   * skills are found everywhere; sorted
+   */
+  indexes: string[];
+  /** folders with a SKILL.md inside a checked skill's folder (part of that skill, not skills of their own), sorted */
   nested: string[];
   /** SKILL.md files found that are not checked, sorted by folder */
   unchecked: UncheckedSkill[];
@@ -136,14 +143,37 @@ export function classify(
   realOf: (dir: string) => string | null,
   frontmatterIn: (dir: string) => boolean | null = () => true,
 ): Discovery {
-  return withoutFragments(classifyFolders(walk, skillsDirs, realOf), frontmatterIn);
+  const indexes = skillsDirs === null ? indexesOf(walk.skillDirs, frontmatterIn) : [];
+  const skillDirs = indexes.length === 0 ? walk.skillDirs : walk.skillDirs.filter((d) => !indexes.includes(d));
+  return { ...withoutFragments(classifyFolders({ ...walk, skillDirs }, skillsDirs, realOf), frontmatterIn), indexes };
+}
+
+/**
+ * The indexes among the SKILL.md folders (Discovery.indexes): a folder below the root whose SKILL.md
+ * has no frontmatter, with a skill below it that has one outside the folder's own resource folders
+ * (a SKILL.md in `assets/` is a template of the skill above it, which then is a skill that lacks
+ * its frontmatter). Only folders with another SKILL.md folder below them are read (the first bytes).
+ */
+function indexesOf(found: readonly string[], frontmatterIn: (dir: string) => boolean | null): string[] {
+  const above = new Set<string>();
+  for (const d of found) for (let i = d.lastIndexOf('/'); i > 0; i = d.lastIndexOf('/', i - 1)) above.add(d.slice(0, i));
+  const out: string[] = [];
+  for (const d of found) {
+    if (d === '' || !above.has(d) || frontmatterIn(d) !== false) continue;
+    const below = found.filter((e) => e.startsWith(`${d}/`) && !inRootSkillFolder(e.slice(d.length + 1)));
+    if (below.some((e) => frontmatterIn(e) === true)) out.push(d);
+  }
+  return out.sort();
 }
 
 /**
  * The skills that are fragments of another (Discovery.fragments) moved out of the skills. Only
  * folders that share their name with another skill are read to know (the first bytes of SKILL.md).
  */
-function withoutFragments(d: Omit<Discovery, 'fragments'>, frontmatterIn: (dir: string) => boolean | null): Discovery {
+function withoutFragments(
+  d: Omit<Discovery, 'fragments' | 'indexes'>,
+  frontmatterIn: (dir: string) => boolean | null,
+): Omit<Discovery, 'indexes'> {
   const byName = new Map<string, string[]>();
   for (const dir of d.skills) {
     if (dir === '') continue;
@@ -167,7 +197,7 @@ function classifyFolders(
   walk: Walk,
   skillsDirs: readonly string[] | null,
   realOf: (dir: string) => string | null,
-): Omit<Discovery, 'fragments'> {
+): Omit<Discovery, 'fragments' | 'indexes'> {
   const base = { subprojects: walk.subprojects, ignored: walk.ignored, rootIndex: walk.rootIndex, unreadable: walk.unreadable };
   const found = walk.skillDirs.filter((d) => d !== '');
   const realRoot = realOf('');

@@ -105,6 +105,8 @@ export interface Layout {
   nested: string[];
   /** directories whose SKILL.md, without frontmatter, is a piece of another skill of its name (Discovery.fragments), sorted */
   fragments: string[];
+  /** directories below the root whose SKILL.md, without frontmatter, is an index of the skills below it (Discovery.indexes), sorted */
+  indexes: string[];
   /** folders below the root with a `.loopkit.yaml` of their own (other projects, not walked), sorted */
   subprojects: string[];
   /** folders not walked because they are ignored, sorted */
@@ -146,6 +148,7 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     unchecked: d.unchecked,
     nested: d.nested,
     fragments: d.fragments,
+    indexes: d.indexes,
     subprojects: d.subprojects,
     ignored: d.ignored,
     rootIndex: d.rootIndex,

@@ -184,6 +184,7 @@ export async function prepare(
       'the SKILL.md at the project root has no frontmatter: read as an index of the collection, not as a skill (a skill starts with ---, name: and description:).',
     );
   }
+  if (layout.indexes.length > 0) notes.push(indexNote(layout.indexes));
   if (layout.nested.length > 0) notes.push(nestedNote(layout.nested));
   if (layout.fragments.length > 0) notes.push(fragmentNote(layout.fragments));
   if (layout.subprojects.length > 0) notes.push(subprojectNote(layout.subprojects));
@@ -240,6 +241,15 @@ function fragmentNote(fragments: readonly string[]): string {
   const n = fragments.length;
   return (
     `${n} SKILL.md ${n === 1 ? 'file has' : 'files have'} no frontmatter and ${n === 1 ? 'is named' : 'are named'} as another skill that has one, so ${n === 1 ? 'it is a piece' : 'they are pieces'} of ${n === 1 ? 'that skill' : 'those skills'} (an override or a variant merged at build time), not checked as ${n === 1 ? 'a skill' : 'skills'}: ${someOf(fragments)}. ` +
+    `To check ${n === 1 ? 'it as a skill, give it' : 'them as skills, give them'} a frontmatter.`
+  );
+}
+
+/** The line that says which SKILL.md files without frontmatter were read as indexes of the skills below them, not as skills. */
+function indexNote(indexes: readonly string[]): string {
+  const n = indexes.length;
+  return (
+    `${n} SKILL.md ${n === 1 ? 'file has' : 'files have'} no frontmatter and ${n === 1 ? 'holds' : 'hold'} skills below ${n === 1 ? 'it' : 'them'}: read as ${n === 1 ? 'an index' : 'indexes'} of ${n === 1 ? 'them' : 'those skills'} (a guide above a plugin's skills), not checked as ${n === 1 ? 'a skill' : 'skills'}: ${someOf(indexes)}. ` +
     `To check ${n === 1 ? 'it as a skill, give it' : 'them as skills, give them'} a frontmatter.`
   );
 }

@@ -612,6 +612,32 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   // the missing ones a .gitignore keeps out of the repository on purpose
   const missing = [...checked].filter((place) => !linkTargets.has(place) && !place.split('/').some(isGlobSegment));
   const gitIgnoredTargets = missing.length === 0 ? new Set<string>() : gitIgnoredPaths(root, missing);
+  // the missing links of SKILL.md that land from the folder of a repository file the skill names
+  const linksForNamedFiles = new Set<string>();
+  if (missing.length > 0) {
+    for (const draft of drafts) {
+      const facts = markdown.get(draft.skillPath)?.facts;
+      const links = (facts?.file.localLinks ?? []).filter(
+        (l) =>
+          l.path !== '' &&
+          !l.fromSkillDir &&
+          !l.path.startsWith('/') &&
+          !linkPlaces(l.path, false, draft.skillPath, draft.dir).some((p) => linkTargets.has(p)),
+      );
+      if (links.length === 0) continue;
+      const folders = new Set<string>();
+      for (const named of facts?.skill?.namedPaths ?? []) {
+        if (named.path.includes('/') && onDisk(named.path) === named.path) folders.add(posix.dirname(named.path));
+      }
+      for (const link of links) {
+        const lands = [...folders].some((f) => {
+          const place = posix.normalize(posix.join(f, link.path));
+          return !place.startsWith('../') && onDisk(place) === place;
+        });
+        if (lands) linksForNamedFiles.add(`${draft.skillPath}:${link.line}:${link.column}`);
+      }
+    }
+  }
   // the paths SKILL.md names in prose that name one of the skill's own files; one that is not the
   // skill's (a missing file of its folders, a markdown file of no folder of it) is looked for in the
   // collection the skill belongs to (`<plugin>/skills/<skill>/`: the plugin's hooks, a pack's docs/)
@@ -644,6 +670,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     outsidePaths,
     linkTargets,
     gitIgnoredTargets,
+    linksForNamedFiles,
     pathsOnDisk,
   };
 }

@@ -465,6 +465,13 @@ export interface Project {
    */
   gitIgnoredTargets: ReadonlySet<string>;
   /**
+   * Local links of a SKILL.md (`<file>:<line>:<column>` of the destination) that do not land from
+   * the skill but do from the folder of a repository file the skill names
+   * (`docs/en/release-notes/changelog.md`): a link the skill shows the agent how to write in that
+   * file, not a link of the skill's own.
+   */
+  linksForNamedFiles: ReadonlySet<string>;
+  /**
    * The places looked up for link destinations and for the paths SKILL.md names in prose, with
    * the path as the directory listings spell it: the place itself, the names on disk when it
    * exists only in another case (`Security.md` for `security.md`), or null when it does not exist.

@@ -48,6 +48,9 @@ export function brokenLinks(project: Project, skill: Skill, file: FileModel): Re
     // a file a .gitignore pattern names, kept out of the repository on purpose (a local configuration
     // each user writes from an example): each user's copy has it, the repository never will
     if (places.some((p) => project.gitIgnoredTargets.has(p))) continue;
+    // a link the skill shows how to write in a repository file it names (`docs/en/release-notes/changelog.md`):
+    // written for that file's folder, where it lands
+    if (project.linksForNamedFiles.has(`${file.path}:${link.line}:${link.column}`)) continue;
     // a place that exists in another case (`Security.md` for `security.md`) is named wrongly, not missing
     const other = places.findIndex((p) => typeof project.pathsOnDisk.get(p) === 'string');
     const path = places[Math.max(other, 0)]!;

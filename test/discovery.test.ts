@@ -665,3 +665,24 @@ describe('a SKILL.md without frontmatter above skills of its own is an index of 
     expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('skills/openclaw/SKILL.md skill-missing-frontmatter');
   });
 });
+
+describe('a SKILL.md in a folder named skills is the router of the skills beside it (held-out round 46: an index in .aceharness/skills)', () => {
+  it('the skills below it are skills of their own; its own resource folders stay part of it', async () => {
+    const dir = temps.dir('loopkit-router-');
+    writeSkill(dir, 'workflows/web/.aceharness/skills');
+    writeSkill(dir, 'workflows/web/.aceharness/skills/reviewing-code');
+    writeSkill(dir, 'workflows/web/.aceharness/skills/assets/skill-template');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['workflows/web/.aceharness/skills', 'workflows/web/.aceharness/skills/reviewing-code']);
+    expect(r.layout.nested).toEqual(['workflows/web/.aceharness/skills/assets/skill-template']);
+  });
+
+  it('below a skill of any other folder name, a SKILL.md is part of that skill', async () => {
+    const dir = temps.dir('loopkit-router-');
+    writeSkill(dir, 'tools/checking-tests');
+    writeSkill(dir, 'tools/checking-tests/rules/r001');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['tools/checking-tests']);
+    expect(r.layout.nested).toEqual(['tools/checking-tests/rules/r001']);
+  });
+});

@@ -220,7 +220,7 @@ function classifyFolders(
     };
   };
   if (skillsDirs === null) {
-    const isNested = within(found, (x) => x, '/');
+    const isNested = withinSkill(found);
     return {
       ...base,
       ...withRoot(
@@ -248,6 +248,28 @@ function classifyFolders(
     unchecked.push({ dir: d, reason: homes.includes(realOfFound(d)) ? 'skills-dir' : 'outside' });
   }
   return { ...base, ...withRoot([...skills].sort(), [...nested].sort()), unchecked };
+}
+
+/** Is the folder `d` (project-relative) a skills directory: named `skills` (`.aceharness/skills/`, `plugins/x/skills/`)? */
+const isSkillsFolder = (d: string) => d === 'skills' || d.endsWith('/skills');
+
+/**
+ * The test for a folder of `found` that is inside another one's skill folder (part of that skill).
+ * A SKILL.md whose folder is a skills directory (isSkillsFolder: `.aceharness/skills/SKILL.md`
+ * beside the skills it lists) is the router of that directory, as the root skill is of its
+ * repository: the skills below it are skills of their own, and only a SKILL.md in its own resource
+ * folders (ROOT_SKILL_FOLDERS) is part of it.
+ */
+function withinSkill(found: readonly string[]): (d: string) => boolean {
+  const keys = new Set(found);
+  return (d: string) => {
+    for (let i = d.lastIndexOf('/'); i > 0; i = d.lastIndexOf('/', i - 1)) {
+      const above = d.slice(0, i);
+      if (!keys.has(above)) continue;
+      if (!isSkillsFolder(above) || inRootSkillFolder(d.slice(i + 1))) return true;
+    }
+    return false;
+  };
 }
 
 /**

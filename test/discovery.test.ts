@@ -686,3 +686,34 @@ describe('a SKILL.md in a folder named skills is the router of the skills beside
     expect(r.layout.nested).toEqual(['tools/checking-tests/rules/r001']);
   });
 });
+
+describe('in a Codex skills folder every SKILL.md is a skill (Codex loads each one below .agents/skills; held-out round 52)', () => {
+  it('a SKILL.md inside another skill of .agents/skills or .codex/skills is a skill of its own', async () => {
+    const dir = temps.dir('loopkit-codex-');
+    writeSkill(dir, '.agents/skills/dailybot');
+    writeSkill(dir, '.agents/skills/dailybot/ask');
+    writeSkill(dir, '.codex/skills/planning/create');
+    writeSkill(dir, '.codex/skills/planning');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['.agents/skills/dailybot', '.agents/skills/dailybot/ask', '.codex/skills/planning', '.codex/skills/planning/create']);
+    expect(r.layout.nested).toEqual([]);
+  });
+
+  it('so it is where the configuration names the skills directory', async () => {
+    const dir = temps.dir('loopkit-codex-');
+    writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: .agents/skills/\n');
+    writeSkill(dir, '.agents/skills/dailybot');
+    writeSkill(dir, '.agents/skills/dailybot/ask');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['.agents/skills/dailybot', '.agents/skills/dailybot/ask']);
+  });
+
+  it('elsewhere a SKILL.md inside another skill is part of it', async () => {
+    const dir = temps.dir('loopkit-codex-');
+    writeSkill(dir, '.claude/skills/dailybot');
+    writeSkill(dir, '.claude/skills/dailybot/ask');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['.claude/skills/dailybot']);
+    expect(r.layout.nested).toEqual(['.claude/skills/dailybot/ask']);
+  });
+});

@@ -237,7 +237,7 @@ function classifyFolders(
   for (const home of homes) {
     const candidates = found.filter((d) => inside(realOfFound(d), home));
     const isNested = within(candidates, realOfFound, sep);
-    for (const d of candidates) (isNested(d) ? nested : skills).add(d);
+    for (const d of candidates) (isNested(d) && !inCodexSkills(d) ? nested : skills).add(d);
   }
   for (const d of skills) nested.delete(d);
   const rest = found.filter((d) => !skills.has(d) && !nested.has(d));
@@ -250,12 +250,20 @@ function classifyFolders(
   return { ...base, ...withRoot([...skills].sort(), [...nested].sort()), unchecked };
 }
 
+/**
+ * Is the folder `d` (project-relative) below a Codex skills folder (`.agents/skills/`, `.codex/skills/`)?
+ * Codex walks such a folder to the bottom and loads every SKILL.md in it, a skill's sub-folders
+ * included (openai/codex, `codex-rs/core/src/skills/loader.rs`): there, a SKILL.md inside another
+ * skill's folder is a skill of its own (`.agents/skills/dailybot/ask/SKILL.md`).
+ */
+const inCodexSkills = (d: string) => /(?:^|\/)\.(?:agents|codex)\/skills\/./u.test(d);
+
 /** Is the folder `d` (project-relative) a skills directory: named `skills` (`.aceharness/skills/`, `plugins/x/skills/`)? */
 const isSkillsFolder = (d: string) => d === 'skills' || d.endsWith('/skills');
 
 /**
- * The test for a folder of `found` that is inside another one's skill folder (part of that skill).
- * A SKILL.md whose folder is a skills directory (isSkillsFolder: `.aceharness/skills/SKILL.md`
+ * The test for a folder of `found` that is inside another one's skill folder (part of that skill),
+ * but in a Codex skills folder (inCodexSkills), where every SKILL.md is a skill. A SKILL.md whose folder is a skills directory (isSkillsFolder: `.aceharness/skills/SKILL.md`
  * beside the skills it lists) is the router of that directory, as the root skill is of its
  * repository: the skills below it are skills of their own, and only a SKILL.md in its own resource
  * folders (ROOT_SKILL_FOLDERS) is part of it.
@@ -263,6 +271,7 @@ const isSkillsFolder = (d: string) => d === 'skills' || d.endsWith('/skills');
 function withinSkill(found: readonly string[]): (d: string) => boolean {
   const keys = new Set(found);
   return (d: string) => {
+    if (inCodexSkills(d)) return false;
     for (let i = d.lastIndexOf('/'); i > 0; i = d.lastIndexOf('/', i - 1)) {
       const above = d.slice(0, i);
       if (!keys.has(above)) continue;

@@ -19,6 +19,7 @@
 import ignore, { type Ignore } from 'ignore';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { OTHER_USE_FOLDERS } from '../model/skill-dir.js';
 import { readText } from '../parse/fs.js';
 
 /** Where an ignore pattern comes from. */
@@ -35,20 +36,7 @@ export interface DefaultIgnore {
  * folder that holds a SKILL.md itself: a skill may be named `build` or `tests`.
  */
 export const DEFAULT_IGNORES: readonly DefaultIgnore[] = [
-  { pattern: '.git/', why: 'version control' },
-  { pattern: '.hg/', why: 'version control' },
-  { pattern: '.svn/', why: 'version control' },
-  { pattern: 'node_modules/', why: 'dependencies' },
-  { pattern: '.venv/', why: 'dependencies' },
-  { pattern: 'venv/', why: 'dependencies' },
-  { pattern: 'dist/', why: 'build output' },
-  { pattern: 'build/', why: 'build output' },
-  { pattern: 'out/', why: 'build output' },
-  { pattern: 'coverage/', why: 'build output' },
-  { pattern: 'test/', why: 'tests and their fixtures' },
-  { pattern: 'tests/', why: 'tests and their fixtures' },
-  { pattern: 'fixtures/', why: 'tests and their fixtures' },
-  { pattern: 'testdata/', why: 'tests and their fixtures' },
+  ...Object.entries(OTHER_USE_FOLDERS).map(([name, why]) => ({ pattern: `${name}/`, why })),
   { pattern: '_*/', why: 'templates and shared parts (`_template/`, `_shared/`, `__tests__/`)' },
 ];
 

@@ -178,3 +178,25 @@ export function isPackageFolder(dir: string, entries: readonly { name: string; k
   if (dir === '' || dir.split('/').includes('skills')) return false;
   return entries.some((e) => e.kind === 'file' && PACKAGE_MANIFESTS.includes(e.name));
 }
+
+/**
+ * The folders a project keeps for other things than skills, by name, and what they are. Discovery
+ * ignores them by default (discover/ignore.ts) but for one that holds a SKILL.md itself, which may
+ * be a skill named so (`build`, `tests`).
+ */
+export const OTHER_USE_FOLDERS: Readonly<Record<string, string>> = {
+  '.git': 'version control',
+  '.hg': 'version control',
+  '.svn': 'version control',
+  node_modules: 'dependencies',
+  '.venv': 'dependencies',
+  venv: 'dependencies',
+  dist: 'build output',
+  build: 'build output',
+  out: 'build output',
+  coverage: 'build output',
+  test: 'tests and their fixtures',
+  tests: 'tests and their fixtures',
+  fixtures: 'tests and their fixtures',
+  testdata: 'tests and their fixtures',
+};

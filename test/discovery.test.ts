@@ -695,7 +695,12 @@ describe('in a Codex skills folder every SKILL.md is a skill (Codex loads each o
     writeSkill(dir, '.codex/skills/planning/create');
     writeSkill(dir, '.codex/skills/planning');
     const r = await check(dir);
-    expect(skillsOf(r)).toEqual(['.agents/skills/dailybot', '.agents/skills/dailybot/ask', '.codex/skills/planning', '.codex/skills/planning/create']);
+    expect(skillsOf(r)).toEqual([
+      '.agents/skills/dailybot',
+      '.agents/skills/dailybot/ask',
+      '.codex/skills/planning',
+      '.codex/skills/planning/create',
+    ]);
     expect(r.layout.nested).toEqual([]);
   });
 

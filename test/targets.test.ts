@@ -45,7 +45,10 @@ describe('detectTargets', () => {
     for (const dir of ['.cursor/skills/a', '.devin/skills/a', 'apps/web/.gemini/skills/a'])
       expect(detectTargets(dir, none), dir).toMatchObject({ targets: ['spec'], alsoReadBy: [] });
     // above a plugin manifest too: the nearest folder wins
-    expect(detectTargets('p/.cursor/skills/a', (f) => f === '.claude-plugin/marketplace.json')).toMatchObject({ targets: ['spec'], alsoReadBy: [] });
+    expect(detectTargets('p/.cursor/skills/a', (f) => f === '.claude-plugin/marketplace.json')).toMatchObject({
+      targets: ['spec'],
+      alsoReadBy: [],
+    });
     // a folder that is not hidden is a collection every loader may read
     expect(detectTargets('cursor/skills/a', none).alsoReadBy.length).toBeGreaterThan(0);
   });

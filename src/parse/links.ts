@@ -69,7 +69,8 @@ function insideQuotes(file: SourceFile, line: number, at: number): boolean {
  * loader would be written as [loader.js](./core/loader.js.md)`, `write it as [x](y.md)`, `a link
  * looks like [x](y.md)` (held-out round 49: how the docs a skill generates link each other).
  */
-const WRITTEN_AS = /\b(?:(?:is|are|be|gets?) written as|write (?:it|them|each|the link|links?) (?:as|like)|(?:would |should |will )?look(?:s)? like|in the form)[ \t]*:?[ \t]*$/iu;
+const WRITTEN_AS =
+  /\b(?:(?:is|are|be|gets?) written as|write (?:it|them|each|the link|links?) (?:as|like)|(?:would |should |will )?look(?:s)? like|in the form)[ \t]*:?[ \t]*$/iu;
 
 /** Whether the link starting at offset `at` follows words that introduce it as the form to write (WRITTEN_AS). */
 function shownAsForm(file: SourceFile, line: number, at: number): boolean {

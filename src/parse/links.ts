@@ -64,6 +64,9 @@ function insideQuotes(file: SourceFile, line: number, at: number): boolean {
   return before % 2 === 1 && text.indexOf('"', at - start) !== -1;
 }
 
+/** Text nobody sees: empty, white space, or zero-width characters (U+200B–U+200D, U+2060, U+FEFF). */
+const INVISIBLE = /^[\s\u200B-\u200D\u2060\uFEFF]*$/u;
+
 /**
  * Words that say the link after them is the form to write, not a file to open: `a reference to the
  * loader would be written as [loader.js](./core/loader.js.md)`, `write it as [x](y.md)`, `a link
@@ -120,7 +123,9 @@ export function localLinks(file: SourceFile): LocalLink[] {
     if (n.type !== 'link' && n.type !== 'image' && n.type !== 'definition') return;
     const node = n as Link | Image | Definition;
     // `array[](a/b/c)`: a link nobody can see or click (no text) is a field list or a schema, not a reference
-    if (n.type === 'link' && toString(node).trim() === '') return;
+    // … nor is one whose text is only invisible characters: a heading's own permalink in docs crawled
+    // from a site (`## Flags [\u200B](#flags)`, held-out round 55)
+    if (n.type === 'link' && INVISIBLE.test(toString(node))) return;
     if (isTemplateSlot(node)) return;
     const fromSkillDir = BASE_DIR_PLACEHOLDER.test(node.url);
     const url = node.url.replace(BASE_DIR_PLACEHOLDER, '');

@@ -666,6 +666,14 @@ describe('a SKILL.md without frontmatter above skills of its own is an index of 
   });
 });
 
+/** The skills and the SKILL.md folders inside them (parts of them) of a new project of these skills. */
+async function skillsAndNested(...rels: string[]): Promise<{ skills: string[]; nested: string[] }> {
+  const dir = temps.dir('loopkit-nested-');
+  for (const rel of rels) writeSkill(dir, rel);
+  const r = await check(dir);
+  return { skills: skillsOf(r), nested: r.layout.nested };
+}
+
 describe('a SKILL.md in a folder named skills is the router of the skills beside it (held-out round 46: an index in .aceharness/skills)', () => {
   it('the skills below it are skills of their own; its own resource folders stay part of it', async () => {
     const dir = temps.dir('loopkit-router-');
@@ -678,12 +686,10 @@ describe('a SKILL.md in a folder named skills is the router of the skills beside
   });
 
   it('below a skill of any other folder name, a SKILL.md is part of that skill', async () => {
-    const dir = temps.dir('loopkit-router-');
-    writeSkill(dir, 'tools/checking-tests');
-    writeSkill(dir, 'tools/checking-tests/rules/r001');
-    const r = await check(dir);
-    expect(skillsOf(r)).toEqual(['tools/checking-tests']);
-    expect(r.layout.nested).toEqual(['tools/checking-tests/rules/r001']);
+    expect(await skillsAndNested('tools/checking-tests', 'tools/checking-tests/rules/r001')).toEqual({
+      skills: ['tools/checking-tests'],
+      nested: ['tools/checking-tests/rules/r001'],
+    });
   });
 });
 
@@ -714,12 +720,10 @@ describe('in a Codex skills folder every SKILL.md is a skill (Codex loads each o
   });
 
   it('elsewhere a SKILL.md inside another skill is part of it', async () => {
-    const dir = temps.dir('loopkit-codex-');
-    writeSkill(dir, '.claude/skills/dailybot');
-    writeSkill(dir, '.claude/skills/dailybot/ask');
-    const r = await check(dir);
-    expect(skillsOf(r)).toEqual(['.claude/skills/dailybot']);
-    expect(r.layout.nested).toEqual(['.claude/skills/dailybot/ask']);
+    expect(await skillsAndNested('.claude/skills/dailybot', '.claude/skills/dailybot/ask')).toEqual({
+      skills: ['.claude/skills/dailybot'],
+      nested: ['.claude/skills/dailybot/ask'],
+    });
   });
 });
 

@@ -655,6 +655,15 @@ describe('a SKILL.md without frontmatter above skills of its own is an index of 
     expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('openclaw/SKILL.md skill-missing-frontmatter');
   });
 
+  it("in an agent's skills folder it is a skill that lacks its frontmatter: that agent loads it", async () => {
+    const dir = temps.dir('loopkit-index-');
+    guideAt(dir, '.agents/skills/planning');
+    writeSkill(dir, '.agents/skills/planning/making-plans');
+    const r = await check(dir);
+    expect(r.layout.indexes).toEqual([]);
+    expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('.agents/skills/planning/SKILL.md skill-missing-frontmatter');
+  });
+
   it('inside a skills directory the configuration names, a SKILL.md without frontmatter stays a skill', async () => {
     const dir = temps.dir('loopkit-index-');
     writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: skills/\n');

@@ -152,14 +152,15 @@ export function classify(
  * The indexes among the SKILL.md folders (Discovery.indexes): a folder below the root whose SKILL.md
  * has no frontmatter, with a skill below it that has one outside the folder's own resource folders
  * (a SKILL.md in `assets/` is a template of the skill above it, which then is a skill that lacks
- * its frontmatter). Only folders with another SKILL.md folder below them are read (the first bytes).
+ * its frontmatter), and outside every agent's skills folder. Only folders with another SKILL.md folder below them are read (the first bytes).
  */
 function indexesOf(found: readonly string[], frontmatterIn: (dir: string) => boolean | null): string[] {
   const above = new Set<string>();
   for (const d of found) for (let i = d.lastIndexOf('/'); i > 0; i = d.lastIndexOf('/', i - 1)) above.add(d.slice(0, i));
   const out: string[] = [];
   for (const d of found) {
-    if (d === '' || !above.has(d) || frontmatterIn(d) !== false) continue;
+    // in an agent's skills folder the agent loads it as a skill (one that lacks its frontmatter)
+    if (d === '' || !above.has(d) || inAgentSkills(d) || frontmatterIn(d) !== false) continue;
     const below = found.filter((e) => e.startsWith(`${d}/`) && !inRootSkillFolder(e.slice(d.length + 1)));
     if (below.some((e) => frontmatterIn(e) === true)) out.push(d);
   }

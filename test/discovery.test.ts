@@ -25,6 +25,12 @@ function writeSkill(dir: string, rel: string): void {
   writeFileSync(join(dir, rel, 'SKILL.md'), `---\nname: ${name}\ndescription: Does ${name}. Use when ${name} is needed.\n---\n# ${name}\n`);
 }
 
+/** A SKILL.md of this text, without frontmatter. */
+function writeWithoutFrontmatter(dir: string, rel: string, text: string): void {
+  mkdirSync(join(dir, rel), { recursive: true });
+  writeFileSync(join(dir, rel, 'SKILL.md'), text);
+}
+
 /** A SKILL.md that fails the run wherever it is checked. */
 function writeBroken(dir: string, rel: string): void {
   mkdirSync(join(dir, rel), { recursive: true });
@@ -557,13 +563,12 @@ describe('the project of files given as arguments (the pre-commit hook)', () => 
 });
 
 describe('a SKILL.md without frontmatter named as another skill is a piece of it (held-out round 32: UiPath/skills)', () => {
-  const overrideOf = (dir: string, rel: string) => {
-    mkdirSync(join(dir, rel), { recursive: true });
-    writeFileSync(
-      join(dir, rel, 'SKILL.md'),
+  const overrideOf = (dir: string, rel: string) =>
+    writeWithoutFrontmatter(
+      dir,
+      rel,
       '<!--flavor:web:start-->\n  Use the web designer.\n<!--flavor:web:end-->\n\nSee [the template](assets/x.json).\n',
     );
-  };
 
   it('is not checked as a skill, and the run names it on stderr', async () => {
     const dir = temps.dir('loopkit-fragments-');
@@ -615,10 +620,8 @@ describe('a SKILL.md without frontmatter named as another skill is a piece of it
 });
 
 describe('a SKILL.md without frontmatter above skills of its own is an index of them (held-out round 44: an OpenClaw plugin)', () => {
-  const guideAt = (dir: string, rel: string) => {
-    mkdirSync(join(dir, rel), { recursive: true });
-    writeFileSync(join(dir, rel, 'SKILL.md'), '# The plugin: setup guide\n\nInstall it, then use the skills below.\n');
-  };
+  const guideAt = (dir: string, rel: string) =>
+    writeWithoutFrontmatter(dir, rel, '# The plugin: setup guide\n\nInstall it, then use the skills below.\n');
 
   it('is not checked as a skill; the skills below it are, and the run names it on stderr', async () => {
     const dir = temps.dir('loopkit-index-');
@@ -740,8 +743,7 @@ describe("a SKILL.md without frontmatter in an agent's skills folder is no piece
   it('is checked as a skill, and fails the run', async () => {
     const dir = temps.dir('loopkit-fragments-');
     writeSkill(dir, 'plugins/kit/skills/making-flows');
-    mkdirSync(join(dir, '.agents/skills/making-flows'), { recursive: true });
-    writeFileSync(join(dir, '.agents/skills/making-flows/SKILL.md'), '# Making flows\n\nDraw the flow, then check it.\n');
+    writeWithoutFrontmatter(dir, '.agents/skills/making-flows', '# Making flows\n\nDraw the flow, then check it.\n');
     const r = await check(dir);
     expect(r.layout.fragments).toEqual([]);
     expect(skillsOf(r)).toContain('.agents/skills/making-flows');

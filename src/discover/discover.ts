@@ -143,16 +143,23 @@ export function classify(
   realOf: (dir: string) => string | null,
   frontmatterIn: (dir: string) => boolean | null = () => true,
 ): Discovery {
-  const indexes = skillsDirs === null ? indexesOf(walk.skillDirs, frontmatterIn) : [];
+  // each SKILL.md read once, whether indexes or fragments ask (a folder may be asked of by both)
+  const read = new Map<string, boolean | null>();
+  const frontmatter = (dir: string) => {
+    if (!read.has(dir)) read.set(dir, frontmatterIn(dir));
+    return read.get(dir)!;
+  };
+  const indexes = skillsDirs === null ? indexesOf(walk.skillDirs, frontmatter) : [];
   const skillDirs = indexes.length === 0 ? walk.skillDirs : walk.skillDirs.filter((d) => !indexes.includes(d));
-  return { ...withoutFragments(classifyFolders({ ...walk, skillDirs }, skillsDirs, realOf), frontmatterIn), indexes };
+  return { ...withoutFragments(classifyFolders({ ...walk, skillDirs }, skillsDirs, realOf), frontmatter), indexes };
 }
 
 /**
  * The indexes among the SKILL.md folders (Discovery.indexes): a folder below the root whose SKILL.md
  * has no frontmatter, with a skill below it that has one outside the folder's own resource folders
  * (a SKILL.md in `assets/` is a template of the skill above it, which then is a skill that lacks
- * its frontmatter), and outside every agent's skills folder. Only folders with another SKILL.md folder below them are read (the first bytes).
+ * its frontmatter), and outside every agent's skills folder. Only folders with another SKILL.md
+ * folder below them are read (the first bytes).
  */
 function indexesOf(found: readonly string[], frontmatterIn: (dir: string) => boolean | null): string[] {
   const above = new Set<string>();

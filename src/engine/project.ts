@@ -12,7 +12,7 @@ import { hasFrontmatter, walkProject, type IgnoredFolder } from '../discover/wal
 import { declaredStates, linkPlaces, namedPlace } from '../model/skill.js';
 import { holdsOneOf, inOneOf, inSkillDir, mayBeSharedDocument, sharedPlaces, skillDirName, skillsInside } from '../model/skill-dir.js';
 import type { Target } from '../model/targets.js';
-import type { FileKind, FileModel, LoadProblem, Project, ReferencedFile, Skill } from '../model/types.js';
+import type { FileKind, FileModel, LoadProblem, LocalLink, Project, ReferencedFile, Skill } from '../model/types.js';
 import type { AgentDef, PluginManifest } from '../model/agents.js';
 import { parseAgent } from '../parse/agent.js';
 import { isLoopContract } from '../parse/dsl.js';
@@ -590,6 +590,8 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     return found;
   };
   const checked = new Set<string>();
+  /** SKILL.md links (relative, not from the skill directory) that landed nowhere when read, with their places, by skill */
+  const unlanded = new Map<(typeof drafts)[number], { link: LocalLink; places: string[] }[]>();
   for (const role of roles) {
     if (role.kind !== 'skill' && role.kind !== 'reference') continue;
     const skillDir = drafts[role.skill]?.dir ?? posix.dirname(role.path);
@@ -606,6 +608,10 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
       if (!places.some((p) => linkTargets.has(p)) && link.path !== '') {
         const base = link.fromSkillDir ? skillDir : posix.dirname(role.path);
         if (existsFromRealPlace(join(root, base), link.path.replace(/\\/gu, '/'))) linkTargets.add(path);
+        else if (role.kind === 'skill' && !link.fromSkillDir && !link.path.startsWith('/')) {
+          const draft = drafts[role.skill]!;
+          unlanded.set(draft, [...(unlanded.get(draft) ?? []), { link, places }]);
+        }
       }
     }
   }
@@ -614,28 +620,19 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const gitIgnoredTargets = missing.length === 0 ? new Set<string>() : gitIgnoredPaths(root, missing);
   // the missing links of SKILL.md that land from the folder of a repository file the skill names
   const linksForNamedFiles = new Set<string>();
-  if (missing.length > 0) {
-    for (const draft of drafts) {
-      const facts = markdown.get(draft.skillPath)?.facts;
-      const links = (facts?.file.localLinks ?? []).filter(
-        (l) =>
-          l.path !== '' &&
-          !l.fromSkillDir &&
-          !l.path.startsWith('/') &&
-          !linkPlaces(l.path, false, draft.skillPath, draft.dir).some((p) => linkTargets.has(p)),
-      );
-      if (links.length === 0) continue;
-      const folders = new Set<string>();
-      for (const named of facts?.skill?.namedPaths ?? []) {
-        if (named.path.includes('/') && onDisk(named.path) === named.path) folders.add(posix.dirname(named.path));
-      }
-      for (const link of links) {
-        const lands = [...folders].some((f) => {
-          const place = posix.normalize(posix.join(f, link.path));
-          return !place.startsWith('../') && onDisk(place) === place;
-        });
-        if (lands) linksForNamedFiles.add(`${draft.skillPath}:${link.line}:${link.column}`);
-      }
+  for (const [draft, links] of unlanded) {
+    const folders = new Set<string>();
+    for (const named of markdown.get(draft.skillPath)?.facts.skill?.namedPaths ?? []) {
+      if (named.path.includes('/') && onDisk(named.path) === named.path) folders.add(posix.dirname(named.path));
+    }
+    for (const { link, places } of links) {
+      // (a link of another skill may have found one of its places since, through a symbolic link)
+      if (places.some((p) => linkTargets.has(p))) continue;
+      const lands = [...folders].some((f) => {
+        const place = posix.normalize(posix.join(f, link.path));
+        return !place.startsWith('../') && onDisk(place) === place;
+      });
+      if (lands) linksForNamedFiles.add(`${draft.skillPath}:${link.line}:${link.column}`);
     }
   }
   // the paths SKILL.md names in prose that name one of the skill's own files; one that is not the

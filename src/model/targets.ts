@@ -165,9 +165,9 @@ export function detectTargets(dir: string, has: HasFile): SkillTargets {
     if (place === '.github') return { targets: ['copilot'], alsoReadBy: [], why: `in ${at}`, named: false };
     if (place === '.agents') return { targets: ['codex'], alsoReadBy: ['copilot'], why: `in ${at}`, named: false };
     if (place === '.codex') return { targets: ['codex'], alsoReadBy: [], why: `in ${at}`, named: false };
-    // another agent's own folder (`.cursor/skills/`, `.gemini/skills/`, `.devin/skills/`): that agent
+    // any other agent's own folder (`.cursor/skills/`, `.gemini/skills/`, `.devin/skills/`): that agent
     // alone reads it, as the specification says; no other loader installs or uploads from there
-    if (place !== undefined && /^\.[^.]/u.test(place) && !['.claude', '.github', '.agents', '.codex'].includes(place)) {
+    if (place !== undefined && /^\.[^.]/u.test(place)) {
       return { targets: ['spec'], alsoReadBy: [], why: `in ${at}: another agent's folder, read as the specification says`, named: false };
     }
   }

@@ -11,6 +11,7 @@ import {
   shownSkillDir,
   skillDirName,
   skillHolding,
+  skillsFoldersOf,
   skillsInside,
 } from '../src/model/skill-dir.js';
 
@@ -97,5 +98,17 @@ describe('a path inside a skill folder', () => {
     expect(linkPlaces('references/b.md', true, 'references/a.md', '')).toEqual(['references/b.md']);
     expect(namedPlace('references/forms.md', '', [{ name: 'references', kind: 'dir' }])).toBe('references/forms.md');
     expect(namedPlace('FORMS.md', '', [{ name: 'forms.md', kind: 'file' }])).toBe('FORMS.md');
+  });
+
+  it('the skills/ folders that hold a folder, nearest first: the folder itself when it is one', () => {
+    expect(skillsFoldersOf('.agents/skills/x/.claude/skills/y')).toEqual([
+      { place: '.claude', at: '.agents/skills/x/.claude/skills/' },
+      { place: '.agents', at: '.agents/skills/' },
+    ]);
+    expect(skillsFoldersOf('skills/a')).toEqual([{ place: '', at: 'skills/' }]);
+    expect(skillsFoldersOf('.claude/skills')).toEqual([{ place: '.claude', at: '.claude/skills/' }]);
+    expect(skillsFoldersOf('plugins/p/skills/a/b')).toEqual([{ place: 'p', at: 'plugins/p/skills/' }]);
+    expect(skillsFoldersOf('agents/cli')).toEqual([]);
+    expect(skillsFoldersOf('')).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ import type FastGlob from 'fast-glob';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { insideRoot, isDirectory } from '../parse/fs.js';
 import type { UncheckedReason, UncheckedSkill } from '../model/types.js';
+import { isAgentFolder, skillsFoldersOf } from '../model/skill-dir.js';
 import { IgnoreRules } from './ignore.js';
 import { walkProject, type IgnoredFolder, type Walk } from './walk.js';
 
@@ -266,10 +267,13 @@ function classifyFolders(
  * included (openai/codex, `codex-rs/core/src/skills/loader.rs`): there, a SKILL.md inside another
  * skill's folder is a skill of its own (`.agents/skills/dailybot/ask/SKILL.md`).
  */
-const inCodexSkills = (d: string) => /(?:^|\/)\.(?:agents|codex)\/skills\/./u.test(d);
+const inCodexSkills = (d: string) => agentSkillsAbove(d).some(({ place }) => place === '.agents' || place === '.codex');
 
 /** Is the folder `d` (project-relative) below an agent's skills folder (`.claude/skills/`, `.agents/skills/`, `.cursor/skills/`)? */
-const inAgentSkills = (d: string) => /(?:^|\/)\.[^/]+\/skills\/./u.test(d);
+const inAgentSkills = (d: string) => agentSkillsAbove(d).length > 0;
+
+/** The agents' skills folders strictly above the folder `d` (skillsFoldersOf, without `d` itself). */
+const agentSkillsAbove = (d: string) => skillsFoldersOf(d).filter(({ place, at }) => isAgentFolder(place) && at !== `${d}/`);
 
 /** Is the folder `d` (project-relative) a skills directory: named `skills` (`.aceharness/skills/`, `plugins/x/skills/`)? */
 const isSkillsFolder = (d: string) => d === 'skills' || d.endsWith('/skills');

@@ -200,3 +200,29 @@ export const OTHER_USE_FOLDERS: Readonly<Record<string, string>> = {
   fixtures: 'tests and their fixtures',
   testdata: 'tests and their fixtures',
 };
+
+/** A `<place>/skills/` folder above a skill's folder: `.claude` and `.claude/skills/` for `.claude/skills/a`. */
+export interface SkillsFolder {
+  /** the folder that holds `skills/`: `.claude`, `.agents`, `plugins/x`, '' for a top-level `skills/` */
+  place: string;
+  /** the `skills/` folder, project-relative, with a trailing `/` */
+  at: string;
+}
+
+/**
+ * The `skills/` folders that hold the project-relative folder `dir` or are it, nearest first: for
+ * `.agents/skills/x/.claude/skills/y`, `.claude/skills/` then `.agents/skills/`. The one walk that both
+ * discovery (is a SKILL.md below an agent's skills folder?) and targets (whose folder is it in?) read.
+ */
+export function skillsFoldersOf(dir: string): SkillsFolder[] {
+  const parts = dir === '' ? [] : dir.split('/');
+  const found: SkillsFolder[] = [];
+  for (let i = parts.length - 2; i >= -1; i--) {
+    if (parts[i + 1] !== 'skills') continue;
+    found.push({ place: i < 0 ? '' : parts[i]!, at: `${parts.slice(0, i + 2).join('/')}/` });
+  }
+  return found;
+}
+
+/** Is `place` (SkillsFolder) an agent's own folder: a dot-folder such as `.claude`, `.agents`, `.cursor`? */
+export const isAgentFolder = (place: string): boolean => /^\.[^./]/u.test(place);

@@ -9,6 +9,7 @@
  * A skill's targets come from where it sits and the manifests around it (detectTargets), unless the
  * configuration (`targets:`, also in `overrides:`) or the command line (`--target`) names them.
  */
+import { isAgentFolder, skillsFoldersOf } from './skill-dir.js';
 
 export const TARGETS = ['claude-code', 'copilot', 'codex', 'claude-api', 'spec'] as const;
 export type Target = (typeof TARGETS)[number];
@@ -155,19 +156,15 @@ export const inFolder = (folder: string, file: string) => (folder === '' ? file 
  * The nearest of these wins: a `.claude/skills/` folder inside a Codex plugin is Claude Code's.
  */
 export function detectTargets(dir: string, has: HasFile): SkillTargets {
-  const parts = dir === '' ? [] : dir.split('/');
   // the nearest `<place>/skills` pair above the skill's folder
-  for (let i = parts.length - 2; i >= 0; i--) {
-    if (parts[i + 1] !== 'skills') continue;
-    const place = parts[i];
-    const at = `${parts.slice(0, i + 2).join('/')}/`;
+  for (const { place, at } of skillsFoldersOf(dir)) {
     if (place === '.claude') return { targets: ['claude-code'], alsoReadBy: ['copilot'], why: `in ${at}`, named: false };
     if (place === '.github') return { targets: ['copilot'], alsoReadBy: [], why: `in ${at}`, named: false };
     if (place === '.agents') return { targets: ['codex'], alsoReadBy: ['copilot'], why: `in ${at}`, named: false };
     if (place === '.codex') return { targets: ['codex'], alsoReadBy: [], why: `in ${at}`, named: false };
     // any other agent's own folder (`.cursor/skills/`, `.gemini/skills/`, `.devin/skills/`): that agent
     // alone reads it, as the specification says; no other loader installs or uploads from there
-    if (place !== undefined && /^\.[^.]/u.test(place)) {
+    if (isAgentFolder(place)) {
       return { targets: ['spec'], alsoReadBy: [], why: `in ${at}: another agent's folder, read as the specification says`, named: false };
     }
   }

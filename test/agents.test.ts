@@ -232,7 +232,7 @@ describe('a session (language server, MCP, watch) follows the agent files', () =
 });
 
 describe('trace and watch: a step taken by an agent that may not load its skill', () => {
-  it('is reported at the step, once per agent and skill, with the agent file as witness', () => {
+  it('is reported at the step, once per agent and skill, with the agent file as witness', async () => {
     const root = temp();
     cpSync(join(import.meta.dirname, '..', 'fixtures', 'rules', 'handoff-skill-denied', 'invalid', 'opencode-denied'), root, {
       recursive: true,
@@ -243,7 +243,7 @@ describe('trace and watch: a step taken by an agent that may not load its skill'
       { state: 'in-review', skill: 'reviewing-b', agent: 'reviewer' },
     ];
     writeFileSync(join(root, 'trace.jsonl'), steps.map((s) => JSON.stringify(s)).join('\n') + '\n');
-    const r = run(['trace', join(root, 'trace.jsonl'), '--project', root, '--format', 'json']);
+    const r = await run(['trace', join(root, 'trace.jsonl'), '--project', root, '--format', 'json']);
     const report = JSON.parse(r.stdout) as {
       diagnostics: { code: string; location: { line: number }; related?: { location: { path: string; line: number } }[] }[];
     };
@@ -253,7 +253,7 @@ describe('trace and watch: a step taken by an agent that may not load its skill'
     expect(denied[0]!.related![0]!.location.line).toBe(5);
     // an agent its file lets load the skill: nothing
     writeFileSync(join(root, 'trace.jsonl'), JSON.stringify({ state: 'in-dev', skill: 'running-a', agent: 'reviewer' }) + '\n');
-    const fine = run(['trace', join(root, 'trace.jsonl'), '--project', root, '--format', 'json']);
+    const fine = await run(['trace', join(root, 'trace.jsonl'), '--project', root, '--format', 'json']);
     expect((JSON.parse(fine.stdout) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code)).not.toContain(
       'trace-agent-skill-denied',
     );

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asciiOnly } from '../scripts/bundle.mjs';
 import { projectId, sweepCaches } from '../src/engine/cache.js';
-import { BIN, cleanEnv, run, Temps } from './helpers/cli.js';
+import { BIN, cleanEnv, run, spawnCli, Temps } from './helpers/cli.js';
 import { PERMISSIONS } from './helpers/permissions.js';
 
 const temps = new Temps();
@@ -29,50 +29,50 @@ const projectFolders = (cacheDir: string) => (existsSync(cacheDir) ? readdirSync
 const fromCache = (stderr: string) => /files .*\((\d+) from the cache, (\d+) parsed/u.exec(stderr)!.slice(1).map(Number);
 
 describe('the cache of loopkit check', () => {
-  it('is on by default, in $XDG_CACHE_HOME/loopkit, else ~/.cache/loopkit: one folder per project, named by its root', () => {
+  it('is on by default, in $XDG_CACHE_HOME/loopkit, else ~/.cache/loopkit: one folder per project, named by its root', async () => {
     const dir = temps.copy('with-errors');
     const home = temps.dir('loopkit-home-');
     const xdg = join(home, 'xdg');
-    const cold = run([dir, '--json', '--no-cache']);
-    const first = run([dir, '--json'], { env: { LOOPKIT_CACHE_DIR: '', XDG_CACHE_HOME: xdg } });
+    const cold = await run([dir, '--json', '--no-cache']);
+    const first = await run([dir, '--json'], { env: { LOOPKIT_CACHE_DIR: '', XDG_CACHE_HOME: xdg } });
     expect(first.stdout).toBe(cold.stdout);
     const id = projectId(realpathSync(dir));
     expect(readdirSync(join(xdg, 'loopkit'))).toContain(id);
     expect(existsSync(join(xdg, 'loopkit', id, 'cache.json'))).toBe(true);
     // without XDG_CACHE_HOME: ~/.cache/loopkit
     const env = { LOOPKIT_CACHE_DIR: '', XDG_CACHE_HOME: '', HOME: home };
-    run([dir], { env });
+    await run([dir], { env });
     expect(existsSync(join(home, '.cache', 'loopkit', id, 'cache.json'))).toBe(true);
-    const again = run([dir, '--json', '--timing'], { env });
+    const again = await run([dir, '--json', '--timing'], { env });
     expect(again.stdout).toBe(cold.stdout);
     const [cached, parsed] = fromCache(again.stderr);
     expect(parsed).toBe(0);
     expect(cached).toBeGreaterThan(0);
   });
 
-  it('--no-cache and LOOPKIT_NO_CACHE=1 turn it off; --cache wins over the variable; LOOPKIT_NO_CACHE=0 does not', () => {
+  it('--no-cache and LOOPKIT_NO_CACHE=1 turn it off; --cache wins over the variable; LOOPKIT_NO_CACHE=0 does not', async () => {
     const { dir, cacheDir, env } = setup();
-    const off = run([dir, '--json', '--timing'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } });
+    const off = await run([dir, '--json', '--timing'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } });
     expect(fromCache(off.stderr)[0]).toBe(0);
     // the variable turns off every cache of loopkit: nothing is written
     expect(existsSync(cacheDir)).toBe(false);
-    const plain = run([dir, '--json', '--no-cache'], { env });
+    const plain = await run([dir, '--json', '--no-cache'], { env });
     expect(off.stdout).toBe(plain.stdout);
     // --no-cache, the results' cache (the program's compiled code is kept: see below)
     expect(projectFolders(cacheDir)).toEqual([]);
-    expect(run([dir, '--json', '--cache'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } }).stdout).toBe(plain.stdout);
+    expect((await run([dir, '--json', '--cache'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } })).stdout).toBe(plain.stdout);
     expect(projectFolders(cacheDir)).toHaveLength(1);
-    const on = run([dir, '--json', '--timing'], { env: { ...env, LOOPKIT_NO_CACHE: '0' } });
+    const on = await run([dir, '--json', '--timing'], { env: { ...env, LOOPKIT_NO_CACHE: '0' } });
     expect(on.stdout).toBe(plain.stdout);
     expect(fromCache(on.stderr)[1]).toBe(0);
   });
 
-  it('a cache directory that cannot be created: one warning on stderr, the same report and exit code', () => {
+  it('a cache directory that cannot be created: one warning on stderr, the same report and exit code', async () => {
     const { dir } = setup();
     const file = join(temps.dir(), 'a-file');
     writeFileSync(file, 'not a directory\n');
-    const plain = run([dir, '--no-cache']);
-    const r = run([dir], { env: { LOOPKIT_CACHE_DIR: join(file, 'loopkit') } });
+    const plain = await run([dir, '--no-cache']);
+    const r = await run([dir], { env: { LOOPKIT_CACHE_DIR: join(file, 'loopkit') } });
     expect(r.stdout).toBe(plain.stdout);
     expect(r.status).toBe(plain.status);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('loopkit: warning:'));
@@ -109,7 +109,7 @@ describe('the cache of loopkit check', () => {
 
   it('two runs at once on the same project and cache: both report what an uncached run does, and the cache is whole after', async () => {
     const { dir, env } = setup();
-    const plain = run([dir, '--json', '--no-cache']).stdout;
+    const plain = (await run([dir, '--json', '--no-cache'])).stdout;
     const once = () =>
       new Promise<string>((resolve, reject) => {
         const child = spawn(process.execPath, [BIN, dir, '--json'], { env: cleanEnv(env) });
@@ -123,14 +123,14 @@ describe('the cache of loopkit check', () => {
     for (let round = 0; round < 3; round++) {
       // each round, one file changed: both runs parse it and write its shard at once
       writeFileSync(skill, `${text}\nRound ${round}.\n`);
-      const expected = run([dir, '--json', '--no-cache']).stdout;
+      const expected = (await run([dir, '--json', '--no-cache'])).stdout;
       const [a, b] = await Promise.all([once(), once()]);
       expect(a).toBe(expected);
       expect(b).toBe(expected);
     }
     writeFileSync(skill, text);
-    run([dir], { env });
-    const after = run([dir, '--json', '--timing'], { env });
+    await run([dir], { env });
+    const after = await run([dir, '--json', '--timing'], { env });
     expect(after.stdout).toBe(plain);
     expect(fromCache(after.stderr)[1]).toBe(0);
     // no temporary file left behind
@@ -138,16 +138,16 @@ describe('the cache of loopkit check', () => {
     expect(readdirSync(folder).filter((f) => !/^cache\.json(?:\.s\d\d)?$/u.test(f))).toEqual([]);
   });
 
-  it('a cache file written for another project root is not used (--cache-location shared by two copies of a project)', () => {
+  it('a cache file written for another project root is not used (--cache-location shared by two copies of a project)', async () => {
     const a = temps.copy('with-errors');
     const b = temps.copy('with-errors');
     const cache = join(temps.dir('loopkit-cache-file-'), 'cache.json');
-    const plain = run([b, '--json', '--no-cache']).stdout;
-    run([a, '--cache-location', cache]);
+    const plain = (await run([b, '--json', '--no-cache'])).stdout;
+    await run([a, '--cache-location', cache]);
     // the same root again reads it all …
-    expect(fromCache(run([a, '--timing', '--cache-location', cache]).stderr)[1]).toBe(0);
+    expect(fromCache((await run([a, '--timing', '--cache-location', cache])).stderr)[1]).toBe(0);
     // … another root, with files of the same paths and contents, parses every file
-    const other = run([b, '--json', '--timing', '--cache-location', cache]);
+    const other = await run([b, '--json', '--timing', '--cache-location', cache]);
     expect(other.stdout).toBe(plain);
     const [cached, parsed] = fromCache(other.stderr);
     expect(cached).toBe(0);
@@ -156,8 +156,8 @@ describe('the cache of loopkit check', () => {
 
   it('a cache written by another build of the same version is not read (its cached configuration lacked a key this build reads, and crashed it)', () => {
     const { dir, cacheDir, env } = setup();
-    const plain = run([dir, '--json', '--no-cache']);
-    run([dir], { env });
+    const plain = spawnCli([dir, '--json', '--no-cache']);
+    spawnCli([dir], { env });
     const folder = join(cacheDir, projectFolders(cacheDir)[0]!);
     const indexFile = join(folder, 'cache.json');
     const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { build: string; config?: { config: Record<string, unknown> } };
@@ -167,7 +167,7 @@ describe('the cache of loopkit check', () => {
     // an older build's cache: the same version and format, a configuration of an older shape
     delete index.config!.config.agents;
     writeFileSync(indexFile, JSON.stringify({ ...index, build: '0123456789abcdef' }));
-    const r = run([dir, '--json', '--timing'], { env });
+    const r = spawnCli([dir, '--json', '--timing'], { env });
     expect(r.stderr).not.toContain('internal error');
     expect(r.stdout).toBe(plain.stdout);
     expect(r.status).toBe(plain.status);
@@ -175,34 +175,34 @@ describe('the cache of loopkit check', () => {
     expect((JSON.parse(readFileSync(indexFile, 'utf8')) as { build: string }).build).toBe(index.build);
   });
 
-  it('a corrupted shard: its files are parsed again, the report is the same, the shard is rewritten', () => {
+  it('a corrupted shard: its files are parsed again, the report is the same, the shard is rewritten', async () => {
     const { dir, cacheDir, env } = setup();
-    const plain = run([dir, '--json', '--no-cache']).stdout;
-    run([dir], { env });
+    const plain = (await run([dir, '--json', '--no-cache'])).stdout;
+    await run([dir], { env });
     const folder = join(cacheDir, projectFolders(cacheDir)[0]!);
     const shards = readdirSync(folder).filter((f) => /\.s\d\d$/u.test(f));
     expect(shards.length).toBeGreaterThan(0);
     writeFileSync(join(folder, shards[0]!), '{"magic":"loopkit-cache","entries":{"skill:');
-    const r = run([dir, '--json', '--timing'], { env });
+    const r = await run([dir, '--json', '--timing'], { env });
     expect(r.stdout).toBe(plain);
     expect(r.stderr).not.toContain('warning');
     expect(fromCache(r.stderr)[1]).toBeGreaterThan(0);
-    expect(fromCache(run([dir, '--timing'], { env }).stderr)[1]).toBe(0);
+    expect(fromCache((await run([dir, '--timing'], { env })).stderr)[1]).toBe(0);
   });
 
-  it('is bounded: past LOOPKIT_CACHE_MAX_MB, the projects used longest ago are removed, never the one checked', () => {
+  it('is bounded: past LOOPKIT_CACHE_MAX_MB, the projects used longest ago are removed, never the one checked', async () => {
     const cacheDir = join(temps.dir('loopkit-cache-dir-'), 'loopkit');
     const projects = [temps.copy('with-errors'), temps.copy('clean'), temps.copy('seed-skills')];
     // about one project's cache
     const env = { LOOPKIT_CACHE_DIR: cacheDir, LOOPKIT_CACHE_MAX_MB: '0.03' };
     const ids = projects.map((p) => projectId(realpathSync(p)));
-    run([projects[0]!], { env });
+    await run([projects[0]!], { env });
     expect(projectFolders(cacheDir)).toEqual([ids[0]]);
     // the first project's folder looks old: it goes first
     const old = new Date(Date.now() - 3600_000);
     utimesSync(join(cacheDir, ids[0]!, 'cache.json'), old, old);
-    run([projects[1]!], { env });
-    run([projects[2]!], { env });
+    await run([projects[1]!], { env });
+    await run([projects[2]!], { env });
     const left = projectFolders(cacheDir);
     expect(left).toContain(ids[2]);
     expect(left).not.toContain(ids[0]);
@@ -210,11 +210,11 @@ describe('the cache of loopkit check', () => {
 });
 
 describe("the program's code cache (dist/cli.cjs with V8's code cache, src/boot.ts)", () => {
-  it('is written by the first run into code/, used by the next, refused and rewritten when broken; never with LOOPKIT_NO_CACHE', () => {
+  it('is written by the first run into code/, used by the next, refused and rewritten when broken; never with LOOPKIT_NO_CACHE', async () => {
     const { dir, cacheDir, env } = setup();
-    const off = run([dir, '--json'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } });
+    const off = spawnCli([dir, '--json'], { env: { ...env, LOOPKIT_NO_CACHE: '1' } });
     expect(existsSync(cacheDir)).toBe(false);
-    const first = run([dir, '--json'], { env });
+    const first = spawnCli([dir, '--json'], { env });
     expect(first.stdout).toBe(off.stdout);
     const code = join(cacheDir, 'code');
     const files = readdirSync(code);
@@ -222,11 +222,11 @@ describe("the program's code cache (dist/cli.cjs with V8's code cache, src/boot.
     const made = statSync(join(code, files[0]!));
     expect(made.size).toBeGreaterThan(100_000);
     // used, not written again
-    expect(run([dir, '--json', '--no-cache'], { env }).stdout).toBe(off.stdout);
+    expect(spawnCli([dir, '--json', '--no-cache'], { env }).stdout).toBe(off.stdout);
     expect(statSync(join(code, files[0]!)).mtimeMs).toBe(made.mtimeMs);
     // broken: V8 refuses it, the run is the same, and it is written anew
     writeFileSync(join(code, files[0]!), 'not code');
-    const broken = run([dir, '--json'], { env });
+    const broken = spawnCli([dir, '--json'], { env });
     expect(broken.stdout).toBe(off.stdout);
     expect(broken.stderr).toBe('');
     expect(statSync(join(code, files[0]!)).size).toBeGreaterThan(100_000);

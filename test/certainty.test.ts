@@ -106,16 +106,18 @@ function heuristicProject(extra: Record<string, string> = {}): string {
 const HEURISTIC_ERRORS = ['skill-absolute-path', 'skill-body-too-long', 'skill-windows-path'];
 
 describe('the policy, end to end', () => {
-  it('no .loopkit.yaml, no LOOP.md: the heuristics are warnings, the build passes, and the note says why', () => {
+  it('no .loopkit.yaml, no LOOP.md: the heuristics are warnings, the build passes, and the note says why', async () => {
     const dir = heuristicProject();
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     const doc = JSON.parse(r.stdout) as { diagnostics: { code: string; severity: string }[] };
     // in the default set a warning; a heuristic measured below the bar is strict's only (docs/presets.md)
     for (const code of HEURISTIC_ERRORS)
       expect(doc.diagnostics.find((d) => d.code === code)?.severity, code).toBe(STRICT_ONLY.includes(code) ? undefined : 'Warning');
     expect(doc.diagnostics.filter((d) => d.severity === 'Error')).toEqual([]);
     expect(r.status).toBe(0);
-    const strict = JSON.parse(run([dir, '--json', '--preset', 'strict']).stdout) as { diagnostics: { code: string; severity: string }[] };
+    const strict = JSON.parse((await run([dir, '--json', '--preset', 'strict'])).stdout) as {
+      diagnostics: { code: string; severity: string }[];
+    };
     for (const code of HEURISTIC_ERRORS) expect(strict.diagnostics.find((d) => d.code === code)?.severity, code).toBe('Warning');
     expect(r.stderr).toContain(
       'checked as a plain Agent Skills collection (preset agent-skills); only what loopkit is certain of is an error',
@@ -142,9 +144,9 @@ describe('the policy, end to end', () => {
     ['a .loopkit.yaml without extends', { '.loopkit.yaml': 'loop_state_files: []\n' }, []],
     ['extends: loop-language', { '.loopkit.yaml': 'extends: loop-language\n' }, []],
   ] as const) {
-    it(`the loop-language preset chosen by the user (${how}) keeps the reference's errors, and prints no note`, () => {
+    it(`the loop-language preset chosen by the user (${how}) keeps the reference's errors, and prints no note`, async () => {
       const dir = heuristicProject(files);
-      const r = run([dir, '--json', ...args]);
+      const r = await run([dir, '--json', ...args]);
       const doc = JSON.parse(r.stdout) as { diagnostics: { code: string; severity: string }[] };
       for (const code of HEURISTIC_ERRORS) expect(doc.diagnostics.find((d) => d.code === code)?.severity, code).toBe('Error');
       expect(r.status).toBe(1);
@@ -152,17 +154,17 @@ describe('the policy, end to end', () => {
     });
   }
 
-  it('a severity written in .loopkit.yaml wins over the policy', () => {
+  it('a severity written in .loopkit.yaml wins over the policy', async () => {
     const dir = heuristicProject({ '.loopkit.yaml': 'extends: strict\nrules:\n  skill-windows-path: error\n' });
-    const doc = JSON.parse(run([dir, '--json']).stdout) as { diagnostics: { code: string; severity: string }[] };
+    const doc = JSON.parse((await run([dir, '--json'])).stdout) as { diagnostics: { code: string; severity: string }[] };
     expect(doc.diagnostics.find((d) => d.code === 'skill-windows-path')?.severity).toBe('Error');
     expect(doc.diagnostics.find((d) => d.code === 'skill-absolute-path')?.severity).toBe('Warning');
   });
 
-  it('every preset has a name the CLI accepts', () => {
+  it('every preset has a name the CLI accepts', async () => {
     expect([...PRESET_NAMES].sort()).toEqual(['agent-skills', 'loop-language', 'strict']);
     for (const name of PRESET_NAMES)
-      expect(run(['fixtures/projects/seed-skills', '--preset', name, '--no-cache']).status, name).not.toBe(2);
+      expect((await run(['fixtures/projects/seed-skills', '--preset', name, '--no-cache'])).status, name).not.toBe(2);
   });
 });
 

@@ -1,5 +1,7 @@
 /**
- * End-to-end: the real `bin/loopkit.js` in a child process (built by `npm test` before vitest runs).
+ * End-to-end: the command line's main in this process (test/helpers/cli.ts), and the real
+ * `bin/loopkit.js` in a child process (built by `npm test` before vitest runs) for what only the
+ * bundle shows: the --version shortcut, its worker threads, its code cache, the modules it loads.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -8,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { colorEnabled, main, type CliIo } from '../src/cli.js';
+import { run as runCli } from './helpers/cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'loopkit.js');
@@ -20,7 +23,11 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], env: Record<string, string> = {}, cwd = ROOT): Run {
+/** `loopkit <args>` by main in this process, in `cwd`, with the test's environment and `env`. */
+const run = (args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Run> => runCli(args, { env, cwd });
+
+/** `loopkit <args>` by the real bin/loopkit.js in a child process. */
+function bin(args: string[], env: Record<string, string> = {}, cwd = ROOT): Run {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !['NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS'].includes(k)) base[k] = v;
@@ -93,21 +100,21 @@ function withModuleLog(args: string[]): { status: number | null; stdout: string;
 }
 
 describe('exit codes', () => {
-  it('0 on the dogfood project (the README quick start), with nothing to report', () => {
-    const r = run(['check']);
+  it('0 on the dogfood project (the README quick start), with nothing to report', async () => {
+    const r = await run(['check']);
     expect(r.stdout).toContain('PASS  0 errors, 0 warnings, 0 info');
     expect(r.status).toBe(0);
   });
 
-  it('0 on a clean project, and `loopkit <path>` equals `loopkit check <path>`', () => {
-    const a = run([join('fixtures', 'projects', 'clean')]);
-    const b = run(['check', join('fixtures', 'projects', 'clean')]);
+  it('0 on a clean project, and `loopkit <path>` equals `loopkit check <path>`', async () => {
+    const a = await run([join('fixtures', 'projects', 'clean')]);
+    const b = await run(['check', join('fixtures', 'projects', 'clean')]);
     expect(a.status).toBe(0);
     expect(a.stdout).toBe(b.stdout);
   });
 
-  it('1 when there are errors; every problem line starts with file:line:col', () => {
-    const r = run(['fixtures/projects/with-errors', '--no-color']);
+  it('1 when there are errors; every problem line starts with file:line:col', async () => {
+    const r = await run(['fixtures/projects/with-errors', '--no-color']);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('FAIL');
     const problems = r.stdout.split('\n').filter((l) => /: (error|warning|info): /.test(l));
@@ -121,17 +128,17 @@ describe('exit codes', () => {
     noStack(r);
   });
 
-  it('2 for a missing path, naming it', () => {
-    const r = run(['no/such/project']);
+  it('2 for a missing path, naming it', async () => {
+    const r = await run(['no/such/project']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('no/such/project');
     expect(r.stdout).toBe('');
     noStack(r);
   });
 
-  it('files (as pre-commit passes them) check the project they belong to', () => {
-    const whole = run(['fixtures/projects/with-errors', '--json']);
-    const byFiles = run([
+  it('files (as pre-commit passes them) check the project they belong to', async () => {
+    const whole = await run(['fixtures/projects/with-errors', '--json']);
+    const byFiles = await run([
       'fixtures/projects/with-errors/skills/running-a/LOOP.md',
       'fixtures/projects/with-errors/skills/running-a/SKILL.md',
       '--json',
@@ -140,99 +147,99 @@ describe('exit codes', () => {
     expect(byFiles.stdout).toBe(whole.stdout);
   });
 
-  it('2 for files outside any project, or in different projects', () => {
+  it('2 for files outside any project, or in different projects', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'loopkit-cli-'));
     temps.push(outside);
     writeFileSync(join(outside, 'notes.md'), '# notes\n');
-    const none = run([join(outside, 'notes.md'), join(outside, 'notes.md')]);
+    const none = await run([join(outside, 'notes.md'), join(outside, 'notes.md')]);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('no .loopkit.yaml above');
     expect(none.stderr).toContain('and it is not in a git repository');
-    const two = run(['fixtures/projects/clean/skills/running-a/LOOP.md', 'fixtures/projects/with-errors/skills/running-a/LOOP.md']);
+    const two = await run(['fixtures/projects/clean/skills/running-a/LOOP.md', 'fixtures/projects/with-errors/skills/running-a/LOOP.md']);
     expect(two.status).toBe(2);
     expect(two.stderr).toContain('the paths belong to different projects');
   });
 
-  it('2 when the skills directory does not exist, pointing at skills_dir', () => {
+  it('2 when the skills directory does not exist, pointing at skills_dir', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-cli-'));
     temps.push(dir);
     writeFileSync(join(dir, '.loopkit.yaml'), 'skills_dir: agents/skills\n');
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("skills directory 'agents/skills' not found");
     expect(r.stderr).toContain('.loopkit.yaml:1:13');
   });
 
-  it('2 for an unknown option, with usage help', () => {
-    const r = run(['--bogus']);
+  it('2 for an unknown option, with usage help', async () => {
+    const r = await run(['--bogus']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("unknown option '--bogus'");
   });
 
   it('--version and --help exit 0', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    const v = run(['--version']);
+    const v = bin(['--version']);
     expect(v.status).toBe(0);
     expect(v.stdout.trim()).toBe(pkg.version);
-    const h = run(['--help']);
+    const h = bin(['--help']);
     expect(h.status).toBe(0);
     expect(h.stdout).toContain('Usage: loopkit');
-    const ch = run(['check', '--help']);
+    const ch = bin(['check', '--help']);
     expect(ch.stdout).toContain('--json');
   });
 });
 
 describe('broken configuration (exit 2, located, no stack trace)', () => {
-  it('invalid YAML', () => {
-    const r = run(['fixtures/projects/broken-yaml']);
+  it('invalid YAML', async () => {
+    const r = await run(['fixtures/projects/broken-yaml']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/fixtures\/projects\/broken-yaml\/\.loopkit\.yaml:\d+:\d+: invalid YAML/);
     expect(r.stdout).toBe('');
     noStack(r);
   });
 
-  it('wrong types: every bad field with file:line:col, the field and what was expected', () => {
-    const r = run(['fixtures/projects/bad-type']);
+  it('wrong types: every bad field with file:line:col, the field and what was expected', async () => {
+    const r = await run(['fixtures/projects/bad-type']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('.loopkit.yaml:2:17: max_iterations: expected a whole number from 0 to 4294967295, got -1');
     expect(r.stderr).toContain(".loopkit.yaml:3:20: deskcheck_enabled: expected true or false, got 'yes'");
     noStack(r);
   });
 
-  it('desk-check enabled with an empty field', () => {
-    const r = run(['fixtures/projects/deskcheck-empty']);
+  it('desk-check enabled with an empty field', async () => {
+    const r = await run(['fixtures/projects/deskcheck-empty']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('.loopkit.yaml:3:23: deskcheck_entry_from: must not be empty when deskcheck_enabled is true');
   });
 
-  it('unknown key: a located warning with the closest known key', () => {
-    const r = run(['fixtures/projects/unknown-key', '--no-color']);
+  it('unknown key: a located warning with the closest known key', async () => {
+    const r = await run(['fixtures/projects/unknown-key', '--no-color']);
     expect(r.stdout).toContain(
       "fixtures/projects/unknown-key/.loopkit.yaml:2:1: warning: Unknown key 'halt_reason' in .loopkit.yaml; did you mean 'halt_reasons'?  [config-unknown-key]",
     );
   });
 
-  it('a .loopkit.yaml that is a directory or not UTF-8', () => {
+  it('a .loopkit.yaml that is a directory or not UTF-8', async () => {
     const dir = tempCopy('clean');
     rmSync(join(dir, '.loopkit.yaml'));
     mkdirSync(join(dir, '.loopkit.yaml'));
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('.loopkit.yaml: is not a regular file');
     rmSync(join(dir, '.loopkit.yaml'), { recursive: true });
     writeFileSync(join(dir, '.loopkit.yaml'), Buffer.from([0x73, 0x6b, 0xff, 0x3a]));
-    const bad = run([dir]);
+    const bad = await run([dir]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('.loopkit.yaml: is not valid UTF-8 text');
     noStack(bad);
   });
 
-  it('unreadable skill files are reported with their path, and the rest is still checked', () => {
+  it('unreadable skill files are reported with their path, and the rest is still checked', async () => {
     const dir = tempCopy('clean');
     writeFileSync(join(dir, 'skills', 'running-a', 'LOOP.md'), Buffer.from([0x23, 0x20, 0xc3, 0x28]));
     mkdirSync(join(dir, 'skills', 'running-b'));
     mkdirSync(join(dir, 'skills', 'running-b', 'SKILL.md'));
-    const r = run([dir, '--no-color']);
+    const r = await run([dir, '--no-color']);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(
       'skills/running-a/LOOP.md: error: Failed to read skills/running-a/LOOP.md: File is not valid UTF-8 text  [skill-read-error]',
@@ -246,18 +253,18 @@ describe('broken configuration (exit 2, located, no stack trace)', () => {
     noStack(r);
   });
 
-  it('an unknown rule under rules: is exit 2 with a suggestion', () => {
+  it('an unknown rule under rules: is exit 2 with a suggestion', async () => {
     const dir = tempCopy('clean');
     writeFileSync(join(dir, '.loopkit.yaml'), 'loop_state_files: []\nrules:\n  sim-eror: off\n');
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(".loopkit.yaml:3:3: rules.sim-eror: unknown rule 'sim-eror'; did you mean 'sim-error'?");
   });
 });
 
 describe('--json', () => {
-  it('has the reference shape and consistent counts', () => {
-    const r = run(['fixtures/projects/with-errors', '--json']);
+  it('has the reference shape and consistent counts', async () => {
+    const r = await run(['fixtures/projects/with-errors', '--json']);
     expect(r.status).toBe(1);
     const doc = JSON.parse(r.stdout) as {
       skills_checked: number;
@@ -285,34 +292,36 @@ describe('--json', () => {
     expect(doc.summary.info).toBe(doc.diagnostics.filter((d) => d.severity === 'Info').length);
   });
 
-  it('--format json is the same as --json', () => {
-    expect(run(['fixtures/projects/with-errors', '--format', 'json']).stdout).toBe(run(['fixtures/projects/with-errors', '--json']).stdout);
+  it('--format json is the same as --json', async () => {
+    expect((await run(['fixtures/projects/with-errors', '--format', 'json'])).stdout).toBe(
+      (await run(['fixtures/projects/with-errors', '--json'])).stdout,
+    );
   });
 });
 
 describe('output', () => {
-  it('is byte-identical between runs (text and JSON)', () => {
+  it('is byte-identical between runs (text and JSON)', async () => {
     for (const args of [
       ['check'],
       ['fixtures/projects/with-errors'],
       ['fixtures/projects/with-errors', '--json'],
       ['fixtures/projects/seed-skills'],
     ]) {
-      const a = run(args);
-      const b = run(args);
+      const a = await run(args);
+      const b = await run(args);
       expect(a.stdout).toBe(b.stdout);
       expect(a.stdout.length).toBeGreaterThan(0);
     }
   });
 
-  it('colour: off when piped, on with FORCE_COLOR or --color, off with NO_COLOR or --no-color', () => {
+  it('colour: off when piped, on with FORCE_COLOR or --color, off with NO_COLOR or --no-color', async () => {
     const esc = '\u001b[';
-    expect(run(['fixtures/projects/with-errors']).stdout).not.toContain(esc);
-    expect(run(['fixtures/projects/with-errors'], { FORCE_COLOR: '1' }).stdout).toContain(esc);
-    expect(run(['fixtures/projects/with-errors', '--color']).stdout).toContain(esc);
-    expect(run(['fixtures/projects/with-errors', '--color', '--no-color']).stdout).not.toContain(esc);
-    expect(run(['fixtures/projects/with-errors'], { FORCE_COLOR: '1', NO_COLOR: '1' }).stdout).toContain(esc);
-    expect(run(['fixtures/projects/with-errors', '--no-color'], { FORCE_COLOR: '1' }).stdout).not.toContain(esc);
+    expect((await run(['fixtures/projects/with-errors'])).stdout).not.toContain(esc);
+    expect((await run(['fixtures/projects/with-errors'], { FORCE_COLOR: '1' })).stdout).toContain(esc);
+    expect((await run(['fixtures/projects/with-errors', '--color'])).stdout).toContain(esc);
+    expect((await run(['fixtures/projects/with-errors', '--color', '--no-color'])).stdout).not.toContain(esc);
+    expect((await run(['fixtures/projects/with-errors'], { FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).toContain(esc);
+    expect((await run(['fixtures/projects/with-errors', '--no-color'], { FORCE_COLOR: '1' })).stdout).not.toContain(esc);
   });
 
   it('NO_COLOR turns colour off on a terminal, where it is on without it; FORCE_COLOR and --color win', async () => {
@@ -340,15 +349,15 @@ describe('output', () => {
     expect(colorEnabled(undefined, {}, true)).toBe(true);
   });
 
-  it('--format github prints workflow commands', () => {
-    const r = run(['fixtures/projects/with-errors', '--format', 'github']);
+  it('--format github prints workflow commands', async () => {
+    const r = await run(['fixtures/projects/with-errors', '--format', 'github']);
     expect(r.stdout).toMatch(
       /^::(error|warning|notice) file=fixtures\/projects\/with-errors\/[^,]+(,line=\d+,col=\d+)?,title=loopkit [a-z0-9-]+::/m,
     );
   });
 
-  it('--format sarif is SARIF 2.1.0 with rules, regions and the witness path as a code flow', () => {
-    const r = run(['fixtures/projects/with-errors', '--format', 'sarif']);
+  it('--format sarif is SARIF 2.1.0 with rules, regions and the witness path as a code flow', async () => {
+    const r = await run(['fixtures/projects/with-errors', '--format', 'sarif']);
     expect(r.status).toBe(1);
     const doc = JSON.parse(r.stdout) as {
       version: string;
@@ -365,7 +374,7 @@ describe('output', () => {
     expect(doc.version).toBe('2.1.0');
     const run0 = doc.runs[0]!;
     expect(run0.tool.driver.name).toBe('loopkit');
-    const json = JSON.parse(run(['fixtures/projects/with-errors', '--json']).stdout) as {
+    const json = JSON.parse((await run(['fixtures/projects/with-errors', '--json'])).stdout) as {
       diagnostics: { code: string; location: { path: string; line: number | null } }[];
     };
     expect(run0.results.map((x) => x.ruleId)).toEqual(json.diagnostics.map((d) => d.code));
@@ -380,7 +389,7 @@ describe('output', () => {
     writeFileSync(join(dir, '.loopkit.yaml'), 'max_iterations: 1\nloop_state_files: []\n');
     writeFileSync(join(dir, 'skills', 'running-a', 'SKILL.md'), '---\nname: running-a\n---\n');
     writeFileSync(join(dir, 'skills', 'running-a', 'LOOP.md'), 'transition in-a → in-b\ntransition in-b → in-c\n');
-    const flow = JSON.parse(run([dir, '--format', 'sarif', '--rule', 'sim-unreachable-terminal']).stdout) as {
+    const flow = JSON.parse((await run([dir, '--format', 'sarif', '--rule', 'sim-unreachable-terminal'])).stdout) as {
       runs: {
         results: {
           codeFlows: {
@@ -396,41 +405,43 @@ describe('output', () => {
     expect(steps[0]!.location.physicalLocation.artifactLocation.uri).toMatch(/^file:\/\/\/.*\/skills\/running-a\/LOOP\.md$/);
   });
 
-  it('--verbose writes per-rule counts to stderr only', () => {
-    const quiet = run(['fixtures/projects/clean']);
-    const loud = run(['fixtures/projects/clean', '--verbose']);
+  it('--verbose writes per-rule counts to stderr only', async () => {
+    const quiet = await run(['fixtures/projects/clean']);
+    const loud = await run(['fixtures/projects/clean', '--verbose']);
     expect(loud.stdout).toBe(quiet.stdout);
     expect(loud.stderr).toContain('discovered: 1 skills');
     expect(loud.stderr).toContain('verifications ran');
   });
 
-  it('--rule runs only the named rules; an unknown one is exit 2', () => {
-    const r = run(['fixtures/projects/with-errors', '--json', '--rule', 'state-enforced-missing']);
+  it('--rule runs only the named rules; an unknown one is exit 2', async () => {
+    const r = await run(['fixtures/projects/with-errors', '--json', '--rule', 'state-enforced-missing']);
     const doc = JSON.parse(r.stdout) as { diagnostics: { code: string }[] };
     expect(doc.diagnostics.map((d) => d.code)).toEqual(['state-enforced-missing']);
-    const bad = run(['fixtures/projects/with-errors', '--rule', 'state-enforced-mising']);
+    const bad = await run(['fixtures/projects/with-errors', '--rule', 'state-enforced-mising']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("did you mean 'state-enforced-missing'?");
   });
 
-  it('rules: in .loopkit.yaml turns a rule off or changes its severity', () => {
+  it('rules: in .loopkit.yaml turns a rule off or changes its severity', async () => {
     const dir = tempCopy('with-errors');
     writeFileSync(
       join(dir, '.loopkit.yaml'),
       'enforced_states:\n  - name: done\nloop_state_files: []\nrules:\n  state-enforced-missing: warning\n',
     );
-    const doc = JSON.parse(run([dir, '--json', '--rule', 'state-enforced-missing']).stdout) as { diagnostics: { severity: string }[] };
+    const doc = JSON.parse((await run([dir, '--json', '--rule', 'state-enforced-missing'])).stdout) as {
+      diagnostics: { severity: string }[];
+    };
     expect(doc.diagnostics.map((d) => d.severity)).toEqual(['Warning']);
     writeFileSync(
       join(dir, '.loopkit.yaml'),
       'enforced_states:\n  - name: done\nloop_state_files: []\nrules:\n  state-enforced-missing: off\n',
     );
-    const off = JSON.parse(run([dir, '--json', '--rule', 'state-enforced-missing']).stdout) as { diagnostics: unknown[] };
+    const off = JSON.parse((await run([dir, '--json', '--rule', 'state-enforced-missing'])).stdout) as { diagnostics: unknown[] };
     expect(off.diagnostics).toEqual([]);
   });
 
-  it('--max-warnings fails a run with too many warnings', () => {
-    const r = run(['fixtures/projects/unknown-key', '--max-warnings', '0']);
+  it('--max-warnings fails a run with too many warnings', async () => {
+    const r = await run(['fixtures/projects/unknown-key', '--max-warnings', '0']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('exceed --max-warnings 0');
   });
@@ -457,27 +468,27 @@ describe('output', () => {
       ['graph', dir, '--format', 'json', '--cache'],
       [join(dir, 'skills', 'running-a', 'LOOP.md')],
     ]) {
-      run(args, env);
+      bin(args, env);
     }
     expect(snapshot()).toBe(before);
     // node_modules does not bring the cache into the project (as loopkit 0.4's default did)
     mkdirSync(join(dir, 'node_modules'));
     const withModules = snapshot();
-    run([dir, '--cache'], env);
-    run([dir], env);
+    bin([dir, '--cache'], env);
+    bin([dir], env);
     expect(snapshot()).toBe(withModules);
     expect(readdirSync(join(home, 'xdg', 'loopkit')).filter((f) => /^[0-9a-f]{16}$/u.test(f))).toHaveLength(1);
   });
 });
 
 describe('speed options', () => {
-  it('--cache-location takes a file or a directory (one folder per project in it)', () => {
+  it('--cache-location takes a file or a directory (one folder per project in it)', async () => {
     const dir = tempCopy('with-errors');
     const where = mkdtempSync(join(tmpdir(), 'loopkit-where-'));
     temps.push(where);
-    run([dir, '--cache-location', join(where, 'my.cache')]);
+    await run([dir, '--cache-location', join(where, 'my.cache')]);
     expect(existsSync(join(where, 'my.cache'))).toBe(true);
-    run([dir, '--cache-location', `${join(where, 'sub')}/`]);
+    await run([dir, '--cache-location', `${join(where, 'sub')}/`]);
     const folders = readdirSync(join(where, 'sub')).filter((f) => /^[0-9a-f]{16}$/u.test(f));
     expect(folders).toHaveLength(1);
     expect(existsSync(join(where, 'sub', folders[0]!, 'cache.json'))).toBe(true);
@@ -485,23 +496,25 @@ describe('speed options', () => {
     expect(readdirSync(where).every((f) => f === 'sub' || /^my\.cache(?:\.s\d\d)?$/u.test(f))).toBe(true);
   });
 
-  it('--no-cache undoes an earlier --cache: nothing is read from or written to a cache', () => {
+  it('--no-cache undoes an earlier --cache: nothing is read from or written to a cache', async () => {
     const dir = tempCopy('with-errors');
     const where = mkdtempSync(join(tmpdir(), 'loopkit-where-'));
     temps.push(where);
     const cache = join(where, 'my.cache');
-    const off = run([dir, '--cache', '--cache-location', cache, '--no-cache', '--timing']);
+    const off = await run([dir, '--cache', '--cache-location', cache, '--no-cache', '--timing']);
     expect(existsSync(cache)).toBe(false);
     expect(off.stderr).toMatch(/files .*\(0 from the cache, \d+ parsed/u);
-    run([dir, '--cache-location', cache]);
+    await run([dir, '--cache-location', cache]);
     expect(existsSync(cache)).toBe(true);
     // a cache that exists is not used either
-    expect(run([dir, '--cache', '--cache-location', cache, '--no-cache', '--timing']).stderr).toMatch(/\(0 from the cache, \d+ parsed/u);
+    expect((await run([dir, '--cache', '--cache-location', cache, '--no-cache', '--timing'])).stderr).toMatch(
+      /\(0 from the cache, \d+ parsed/u,
+    );
   });
 
-  it('--timing prints the phases on stderr, the report is unchanged', () => {
-    const plain = run(['fixtures/projects/with-errors']);
-    const timed = run(['fixtures/projects/with-errors', '--timing']);
+  it('--timing prints the phases on stderr, the report is unchanged', async () => {
+    const plain = await run(['fixtures/projects/with-errors']);
+    const timed = await run(['fixtures/projects/with-errors', '--timing']);
     expect(timed.stdout).toBe(plain.stdout);
     for (const phase of [
       'start-up',
@@ -522,10 +535,10 @@ describe('speed options', () => {
   });
 
   it('--concurrency: worker threads give the same report; a bad value is exit 2', () => {
-    const plain = run(['fixtures/projects/with-errors', '--json']);
-    expect(run(['fixtures/projects/with-errors', '--json', '--concurrency', '2']).stdout).toBe(plain.stdout);
-    expect(run(['fixtures/projects/with-errors', '--json', '--concurrency', 'off']).stdout).toBe(plain.stdout);
-    const bad = run(['fixtures/projects/with-errors', '--concurrency', 'many']);
+    const plain = bin(['fixtures/projects/with-errors', '--json']);
+    expect(bin(['fixtures/projects/with-errors', '--json', '--concurrency', '2']).stdout).toBe(plain.stdout);
+    expect(bin(['fixtures/projects/with-errors', '--json', '--concurrency', 'off']).stdout).toBe(plain.stdout);
+    const bad = bin(['fixtures/projects/with-errors', '--concurrency', 'many']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--concurrency takes a number of worker threads (1–999), 'auto' or 'off', not 'many'");
   });
@@ -541,67 +554,67 @@ describe('speed options', () => {
 describe('presets and layouts', () => {
   const NOTE = 'checked as a plain Agent Skills collection (preset agent-skills)';
 
-  it('a plain Agent Skills collection (no .loopkit.yaml, no LOOP.md) gets the agent-skills preset, says so, and passes', () => {
+  it('a plain Agent Skills collection (no .loopkit.yaml, no LOOP.md) gets the agent-skills preset, says so, and passes', async () => {
     const dir = tempCopy('plain-collection');
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain(NOTE);
     expect(r.stdout).toContain('PASS  0 errors, 0 warnings, 0 info');
     // the same skills as a Loop Language project: the contract sections are missing
-    const loop = run([dir, '--preset', 'loop-language']);
+    const loop = await run([dir, '--preset', 'loop-language']);
     expect(loop.status).toBe(1);
     expect(loop.stderr).not.toContain(NOTE);
     expect(loop.stdout).toContain("is missing '## Rules' section");
   });
 
-  it("a LOOP.md that is no contract (a skill's notes) does not make a Loop Language project; a contract does", () => {
+  it("a LOOP.md that is no contract (a skill's notes) does not make a Loop Language project; a contract does", async () => {
     const dir = tempCopy('plain-collection');
     const skill = readdirSync(join(dir, 'skills'))[0]!;
     // notes on the skill's "mutation loop": no canonical section, no transition line
     writeFileSync(join(dir, 'skills', skill, 'LOOP.md'), '# Mutation loop\n\n## Hard ceilings\n\nStop after ten mutations.\n');
-    const notes = run([dir, '--json']);
+    const notes = await run([dir, '--json']);
     expect(notes.status).toBe(0);
     expect(notes.stderr).toContain(NOTE);
     const codes = (JSON.parse(notes.stdout) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code);
     expect(codes.filter((c) => c.startsWith('loop-'))).toEqual([]);
     // the same file with a canonical section is a contract: the project is a Loop Language project
     writeFileSync(join(dir, 'skills', skill, 'LOOP.md'), '# Loop\n\n## Entry Conditions\n\nA draft exists.\n');
-    const contract = run([dir]);
+    const contract = await run([dir]);
     expect(contract.stderr).not.toContain(NOTE);
     expect(contract.status).toBe(1);
   });
 
-  it('extends: in .loopkit.yaml chooses the preset; its own settings and rules still win', () => {
+  it('extends: in .loopkit.yaml chooses the preset; its own settings and rules still win', async () => {
     const dir = tempCopy('plain-collection');
     writeFileSync(
       join(dir, '.loopkit.yaml'),
       'extends: agent-skills\nrules:\n  skill-name-not-gerund: error\ncanonical_skill_sections: [Description]\n',
     );
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     const doc = JSON.parse(r.stdout) as { diagnostics: { code: string }[] };
     expect(doc.diagnostics.map((d) => d.code).sort()).toEqual(['skill-missing-description', 'skill-missing-description']);
     expect(r.stderr).not.toContain(NOTE);
   });
 
-  it('an unknown preset is exit 2 with a suggestion, in the config and on the command line', () => {
+  it('an unknown preset is exit 2 with a suggestion, in the config and on the command line', async () => {
     const dir = tempCopy('plain-collection');
-    const cli = run([dir, '--preset', 'agent-skill']);
+    const cli = await run([dir, '--preset', 'agent-skill']);
     expect(cli.status).toBe(2);
     expect(cli.stderr).toContain("unknown preset 'agent-skill'; did you mean 'agent-skills'?");
     writeFileSync(join(dir, '.loopkit.yaml'), 'extends: loop-langauge\n');
-    const cfg = run([dir]);
+    const cfg = await run([dir]);
     expect(cfg.status).toBe(2);
     expect(cfg.stderr).toMatch(/\.loopkit\.yaml:1:10: extends: unknown preset 'loop-langauge'; did you mean 'loop-language'\?/u);
   });
 
-  it('finds a plugin marketplace (plugins/*/skills/*) without configuration, also from file arguments', () => {
+  it('finds a plugin marketplace (plugins/*/skills/*) without configuration, also from file arguments', async () => {
     const dir = tempCopy('marketplace');
     // files without a .loopkit.yaml above them belong to the repository they are in
     mkdirSync(join(dir, '.git'));
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(2);
-    const file = run([
+    const file = await run([
       join(dir, 'plugins', 'beta', 'skills', 'drafting-notes', 'SKILL.md'),
       join(dir, 'plugins', 'alpha', 'skills', 'reviewing-code', 'SKILL.md'),
     ]);
@@ -609,22 +622,22 @@ describe('presets and layouts', () => {
     expect(file.stdout).toContain('2 skills');
   });
 
-  it('skills_dir takes a list and globs; a named directory that does not exist is exit 2', () => {
+  it('skills_dir takes a list and globs; a named directory that does not exist is exit 2', async () => {
     const dir = tempCopy('marketplace');
     writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: [plugins/alpha/skills, "plugins/b*/skills"]\n');
-    expect(run([dir]).stdout).toContain('2 skills');
+    expect((await run([dir])).stdout).toContain('2 skills');
     writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir:\n  - plugins/alpha/skills\n  - plugins/gamma/skills\n');
-    const missing = run([dir]);
+    const missing = await run([dir]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("skills directory 'plugins/gamma/skills' not found");
     expect(missing.stderr).toContain('.loopkit.yaml:4:5');
   });
 
-  it('finds skills in .claude/skills, and at the top of a repository without a skills directory', () => {
+  it('finds skills in .claude/skills, and at the top of a repository without a skills directory', async () => {
     const dir = tempDir();
     writeSkill(dir, '.claude/skills/doing-x');
     writeSkill(dir, '.agents/skills/doing-y');
-    expect(run([dir]).stdout).toContain('2 skills');
+    expect((await run([dir])).stdout).toContain('2 skills');
     const flat = mkdtempSync(join(tmpdir(), 'loopkit-layouts-'));
     temps.push(flat);
     mkdirSync(join(flat, 'pdf'), { recursive: true });
@@ -634,12 +647,12 @@ describe('presets and layouts', () => {
       join(flat, 'writing', 'drafting-notes', 'SKILL.md'),
       '---\nname: drafting-notes\ndescription: Drafts notes. Use when notes are needed.\n---\n# Notes\n',
     );
-    const r = run([flat]);
+    const r = await run([flat]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('2 skills');
   });
 
-  it('a skill reached through several symlinked layouts is one skill, checked at its real place', () => {
+  it('a skill reached through several symlinked layouts is one skill, checked at its real place', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'skills', 'doing-x', 'references'), { recursive: true });
     writeFileSync(
@@ -653,7 +666,7 @@ describe('presets and layouts', () => {
     symlinkSync('../skills', join(dir, '.agents', 'skills'));
     mkdirSync(join(dir, 'plugins'));
     symlinkSync('..', join(dir, 'plugins', 'mine'));
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string; severity: string }[] };
     expect(doc.skills_checked).toBe(1);
     // no skill-duplicate-name, and no broken link: the guide's link resolves from the real file
@@ -661,7 +674,7 @@ describe('presets and layouts', () => {
     expect(r.status).toBe(0);
   });
 
-  it('a skill found only through a symlinked folder: its links resolve from its real place too', () => {
+  it('a skill found only through a symlinked folder: its links resolve from its real place too', async () => {
     const dir = tempDir();
     // the skill lives in tools/doing-x and is served to the agent as .claude/skills/doing-x
     mkdirSync(join(dir, 'tools', 'doing-x'), { recursive: true });
@@ -673,7 +686,7 @@ describe('presets and layouts', () => {
     );
     mkdirSync(join(dir, '.claude', 'skills'), { recursive: true });
     symlinkSync('../../tools/doing-x', join(dir, '.claude', 'skills', 'doing-x'));
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string; message: string }[] };
     expect(doc.skills_checked).toBe(1);
     const broken = doc.diagnostics.filter((d) => d.code === 'skill-broken-link');
@@ -682,7 +695,7 @@ describe('presets and layouts', () => {
     expect(r.status).toBe(1);
   });
 
-  it('finds skills deeper down when no common layout exists (product/plugin/skills/*, agents/<agent>/*)', () => {
+  it('finds skills deeper down when no common layout exists (product/plugin/skills/*, agents/<agent>/*)', async () => {
     const dir = tempDir();
     for (const [rel, name] of [
       ['terraform/code-generation/skills/generating-code', 'generating-code'],
@@ -697,12 +710,12 @@ describe('presets and layouts', () => {
     }
     mkdirSync(join(dir, 'node_modules', 'x', 'skills', 'not-mine'), { recursive: true });
     writeFileSync(join(dir, 'node_modules', 'x', 'skills', 'not-mine', 'SKILL.md'), '---\nname: Bad Name\n---\n');
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(4);
   });
 
-  it('without configuration every skill is checked; with skills_dir, a skill outside it fails the run', () => {
+  it('without configuration every skill is checked; with skills_dir, a skill outside it fails the run', async () => {
     const dir = tempDir();
     for (const [rel, name] of [
       ['plugins/alpha/skills/reviewing-code', 'reviewing-code'],
@@ -710,11 +723,11 @@ describe('presets and layouts', () => {
     ] as const) {
       writeSkill(dir, rel, name);
     }
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('2 skills,');
     writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: plugins/*/skills\n');
-    const some = run([dir, '--no-color']);
+    const some = await run([dir, '--no-color']);
     expect(some.status).toBe(1);
     expect(some.stdout).toContain(
       'external_plugins/beta/skills/drafting-notes/SKILL.md: error: The skill in external_plugins/beta/skills/drafting-notes/ was not checked: it is outside skills_dir (plugins/*/skills)  [skill-outside-skills-dir]\n' +
@@ -722,59 +735,59 @@ describe('presets and layouts', () => {
     );
     expect(some.stdout).toContain('FAIL  1 error');
     writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\nskills_dir: [plugins/*/skills, external_plugins/*/skills]\n');
-    const all = run([dir]);
+    const all = await run([dir]);
     expect(all.stderr).toBe('');
     expect(all.stdout).toContain('2 skills,');
     expect(all.status).toBe(0);
   });
 
-  it("checks skills kept in other agents' hidden folders; one name in two agents' folders is no clash", () => {
+  it("checks skills kept in other agents' hidden folders; one name in two agents' folders is no clash", async () => {
     const dir = tempDir();
     for (const rel of ['.claude/skills/reviewing-code', '.opencode/skills/reviewing-code', '.opencode/skills/drafting-notes']) {
       writeSkill(dir, rel);
     }
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('3 skills,');
   });
 
-  it('skills at the top of a repository and in categories of any depth below it are all checked', () => {
+  it('skills at the top of a repository and in categories of any depth below it are all checked', async () => {
     const dir = tempDir();
     for (const rel of ['auth/signing-in', 'frontend/ui/rendering-lists', 'product/specs/drafting-prds']) {
       writeSkill(dir, rel);
     }
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     expect(r.status).toBe(0);
     expect(r.stderr).not.toContain('not checked');
     expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(3);
   });
 
-  it('names the SKILL.md files inside other skills, which are part of them, not skills of their own', () => {
+  it('names the SKILL.md files inside other skills, which are part of them, not skills of their own', async () => {
     const dir = tempDir();
     for (const rel of ['skills/running-operations', 'skills/running-operations/roles/asset-manager']) {
       writeSkill(dir, rel);
     }
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(1);
     expect(r.stderr).toContain(
       'loopkit: 1 SKILL.md file inside another skill was not checked as a skill of its own: skills/running-operations/roles/asset-manager. ' +
         "A skill's sub-folders are part of it; to check it as a skill, name its folder in skills_dir.",
     );
-    expect(run([dir, '--quiet']).stderr).toBe('');
+    expect((await run([dir, '--quiet'])).stderr).toBe('');
   });
 
-  it('checks skills kept deep in an archive', () => {
+  it('checks skills kept deep in an archive', async () => {
     const dir = tempDir();
     for (const rel of ['skills/reviewing-code', 'specs/archive/migration/archive/inbox/skills/old-review']) {
       writeSkill(dir, rel);
     }
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(2);
   });
 
-  it('a common layout that holds no skill does not hide the skills kept elsewhere', () => {
+  it('a common layout that holds no skill does not hide the skills kept elsewhere', async () => {
     const dir = tempDir();
     // skills/ holds loose notes and a sync script; the skill is packaged for one agent deeper down
     mkdirSync(join(dir, 'skills'));
@@ -786,27 +799,27 @@ describe('presets and layouts', () => {
       join(dir, rel, 'SKILL.md'),
       '---\nname: taking-payments\ndescription: Takes payments. Use when a checkout is built.\n---\n# Payments\n',
     );
-    const r = run([dir, '--json']);
+    const r = await run([dir, '--json']);
     expect(r.status).toBe(0);
     expect(r.stderr).not.toContain('not checked');
     expect((JSON.parse(r.stdout) as { skills_checked: number }).skills_checked).toBe(1);
   });
 
-  it('a directory without any skills is exit 2, naming what was ignored', () => {
+  it('a directory without any skills is exit 2, naming what was ignored', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopkit-empty-'));
     temps.push(dir);
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('no skills found');
     expect(r.stderr).toContain('no SKILL.md below the root');
     writeSkill(dir, 'node_modules/some-package/skills/theirs');
-    expect(run([dir]).stderr).toContain('(1 folder ignored: node_modules/ (by default))');
+    expect((await run([dir])).stderr).toContain('(1 folder ignored: node_modules/ (by default))');
   });
 });
 
 describe('loopkit graph', () => {
-  it('prints the combined state machine as Mermaid (default), DOT or JSON', () => {
-    const m = run(['graph', 'fixtures/projects/clean']);
+  it('prints the combined state machine as Mermaid (default), DOT or JSON', async () => {
+    const m = await run(['graph', 'fixtures/projects/clean']);
     expect(m.status).toBe(0);
     expect(m.stdout).toBe(
       [
@@ -823,10 +836,10 @@ describe('loopkit graph', () => {
         '',
       ].join('\n'),
     );
-    const dot = run(['graph', 'fixtures/projects/clean', '--format', 'dot']);
+    const dot = await run(['graph', 'fixtures/projects/clean', '--format', 'dot']);
     expect(dot.stdout).toContain('"in-dev" -> "done" [id="e0", tooltip="in-dev → done\\nrunning-a: skills/running-a/LOOP.md:21"];');
     expect(dot.stdout).toContain('"done" [id="n1", peripheries=2, fillcolor="#bbdefb"');
-    const json = JSON.parse(run(['graph', 'examples/loop', '--format', 'json']).stdout) as {
+    const json = JSON.parse((await run(['graph', 'examples/loop', '--format', 'json'])).stdout) as {
       entryPoints: string[];
       terminals: string[];
       transitions: { from: string; to: string; halt?: { reason: string; after: number } }[];
@@ -838,35 +851,35 @@ describe('loopkit graph', () => {
     expect(json.details.find((d) => d.state === 'halted-human-gate')?.kinds).toEqual(['halted']);
   });
 
-  it('--format svg and html draw a picture with no system tool; the same bytes every run', () => {
-    const svg = run(['graph', 'examples/loop', '--format', 'svg']);
+  it('--format svg and html draw a picture with no system tool; the same bytes every run', async () => {
+    const svg = await run(['graph', 'examples/loop', '--format', 'svg']);
     expect(svg.status).toBe(0);
     expect(svg.stdout.startsWith('<?xml')).toBe(true);
     expect(svg.stdout).toContain('<g id="n0" class="node">');
-    expect(run(['graph', 'examples/loop', '--format', 'svg']).stdout).toBe(svg.stdout);
-    const html = run(['graph', 'examples/loop', '--format', 'html']);
+    expect((await run(['graph', 'examples/loop', '--format', 'svg'])).stdout).toBe(svg.stdout);
+    const html = await run(['graph', 'examples/loop', '--format', 'html']);
     expect(html.status).toBe(0);
     expect(html.stdout.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(html.stdout).toContain('<title>loopkit graph: examples/loop</title>');
     expect(html.stdout).toContain('<svg');
   });
 
-  it('--skill limits any format to one skill and its neighbours; an unknown skill is exit 2 with a suggestion', () => {
-    const m = run(['graph', '--skill', 'accepting-stories']);
+  it('--skill limits any format to one skill and its neighbours; an unknown skill is exit 2 with a suggestion', async () => {
+    const m = await run(['graph', '--skill', 'accepting-stories']);
     expect(m.status).toBe(0);
     expect(m.stdout).toContain('  s_in_qa --> s_in_acceptance : every AC passed, handoff accepting-stories\n');
     expect(m.stdout).toContain('  s_in_acceptance --> s_done : the product owner accepted the story\n');
     expect(m.stdout).not.toContain('s_in_refinement');
-    const json = JSON.parse(run(['graph', '--skill', 'accepting-stories', '--format', 'json']).stdout) as { skill: string };
+    const json = JSON.parse((await run(['graph', '--skill', 'accepting-stories', '--format', 'json'])).stdout) as { skill: string };
     expect(json.skill).toBe('accepting-stories');
-    expect(run(['graph', '--skill', 'accepting-stories', '--format', 'svg']).stdout).toContain('<svg');
-    const bad = run(['graph', '--skill', 'acepting-stories']);
+    expect((await run(['graph', '--skill', 'accepting-stories', '--format', 'svg'])).stdout).toContain('<svg');
+    const bad = await run(['graph', '--skill', 'acepting-stories']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("no skill named 'acepting-stories' in .; did you mean 'accepting-stories'?");
   });
 
-  it('marks problem states: a dead end is drawn with a red border and does not end in [*]', () => {
-    const m = run(['graph', 'fixtures/rules/graph-dead-end/invalid/non-terminal-state', '--preset', 'loop-language']);
+  it('marks problem states: a dead end is drawn with a red border and does not end in [*]', async () => {
+    const m = await run(['graph', 'fixtures/rules/graph-dead-end/invalid/non-terminal-state', '--preset', 'loop-language']);
     expect(m.stdout).toMatch(/^ {2}class s_done,s_in_review error$/mu);
     expect(m.stdout).not.toContain('s_in_review --> [*]');
   });
@@ -882,17 +895,17 @@ describe('loopkit graph', () => {
     expect(loaded('svg').length).toBeGreaterThan(0);
   });
 
-  it('exit 2 for a missing path or a broken config', () => {
-    expect(run(['graph', 'no/such/dir']).status).toBe(2);
-    const r = run(['graph', 'fixtures/projects/bad-type']);
+  it('exit 2 for a missing path or a broken config', async () => {
+    expect((await run(['graph', 'no/such/dir'])).status).toBe(2);
+    const r = await run(['graph', 'fixtures/projects/bad-type']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('max_iterations');
   });
 });
 
 describe('witness paths in the text report', () => {
-  it("every step of a graph problem's proof is printed as file:line:col under it", () => {
-    const r = run([
+  it("every step of a graph problem's proof is printed as file:line:col under it", async () => {
+    const r = await run([
       'fixtures/rules/sim-trapped-cycle/invalid/trap-region',
       '--preset',
       'loop-language',
@@ -912,15 +925,15 @@ describe('witness paths in the text report', () => {
 });
 
 describe('suppression comments', () => {
-  it('silence exactly the named codes on the named lines, and are counted', () => {
-    const r = run(['fixtures/projects/suppressions', '--no-color']);
+  it('silence exactly the named codes on the named lines, and are counted', async () => {
+    const r = await run(['fixtures/projects/suppressions', '--no-color']);
     const problems = r.stdout.split('\n').filter((l) => /: (error|warning|info): /.test(l));
     expect(problems).toEqual([
       "fixtures/projects/suppressions/skills/running-a/LOOP.md:15:4: warning: Non-standard verb 'Polish' in LOOP.md for `running-a` at line 15  [loop-nonstandard-verb]",
       "fixtures/projects/suppressions/skills/running-a/LOOP.md:28:6: warning: Unknown halt reason 'stalled' in LOOP.md for `running-a` at line 28; did you mean 'stall'?  [loop-unknown-halt]",
     ]);
     expect(r.stdout).toContain('(3 suppressed)');
-    const doc = JSON.parse(run(['fixtures/projects/suppressions', '--json']).stdout) as { summary: { suppressed: number } };
+    const doc = JSON.parse((await run(['fixtures/projects/suppressions', '--json'])).stdout) as { summary: { suppressed: number } };
     expect(doc.summary.suppressed).toBe(3);
   });
 });
@@ -928,8 +941,8 @@ describe('suppression comments', () => {
 describe('real skills', () => {
   it.skipIf(!existsSync(CORPUS))(
     'superpowers corpus (no LOOP.md): no crash; plain Agent Skills by default, Loop Language on request',
-    () => {
-      const r = run([CORPUS, '--json']);
+    async () => {
+      const r = await run([CORPUS, '--json']);
       expect([0, 1]).toContain(r.status);
       noStack(r);
       expect(r.stderr).toContain('preset agent-skills');
@@ -939,23 +952,23 @@ describe('real skills', () => {
       expect(codes).not.toContain('skill-missing-state-model');
       expect(codes).not.toContain('constraints-empty-graph');
       expect(codes).not.toContain('internal-error');
-      const loop = JSON.parse(run([CORPUS, '--json', '--preset', 'loop-language']).stdout) as { diagnostics: { code: string }[] };
+      const loop = JSON.parse((await run([CORPUS, '--json', '--preset', 'loop-language'])).stdout) as { diagnostics: { code: string }[] };
       const loopCodes = loop.diagnostics.map((d) => d.code);
       expect(loopCodes.filter((c) => c === 'skill-missing-state-model').length).toBe(14);
       expect(loopCodes).toContain('constraints-empty-graph');
     },
   );
 
-  it('the two real loops of the source documents, written as contracts, verify clean', () => {
+  it('the two real loops of the source documents, written as contracts, verify clean', async () => {
     for (const example of ['examples/loop-controller', 'examples/loop']) {
-      const r = run([example, '--no-color']);
+      const r = await run([example, '--no-color']);
       expect(r.stdout, example).toMatch(/^PASS {2}0 errors, 0 warnings, 0 info/m);
       expect(r.status).toBe(0);
     }
   });
 
-  it('seed skills (loop-controller, start): no crash', () => {
-    const r = run(['fixtures/projects/seed-skills', '--json']);
+  it('seed skills (loop-controller, start): no crash', async () => {
+    const r = await run(['fixtures/projects/seed-skills', '--json']);
     expect([0, 1]).toContain(r.status);
     const doc = JSON.parse(r.stdout) as { skills_checked: number; diagnostics: { code: string }[] };
     expect(doc.skills_checked).toBe(2);

@@ -7,8 +7,8 @@ import { rules } from '../src/rules/index.js';
 import { noStack, ROOT, run } from './helpers/cli.js';
 
 describe('loopkit rules', () => {
-  it('lists every code with its default severity, agent-skills severity, certainty, category, fixability and description', () => {
-    const r = run(['rules']);
+  it('lists every code with its default severity, agent-skills severity, certainty, category, fixability and description', async () => {
+    const r = await run(['rules']);
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^code +default +agent-skills +certainty +category +fix +checks$/u);
@@ -26,11 +26,11 @@ describe('loopkit rules', () => {
     expect(r.stdout).toContain(
       `${rules.length} rules, ${rules.filter((x) => x.meta.fixable).length} fixable with --fix, ${heuristic} heuristic.`,
     );
-    expect(run(['rules']).stdout).toBe(r.stdout);
+    expect((await run(['rules'])).stdout).toBe(r.stdout);
   });
 
-  it('--json: one object per rule', () => {
-    const list = JSON.parse(run(['rules', '--json']).stdout) as {
+  it('--json: one object per rule', async () => {
+    const list = JSON.parse((await run(['rules', '--json'])).stdout) as {
       code: string;
       aliases: string[];
       defaultSeverity: string;
@@ -65,8 +65,8 @@ describe('loopkit rules', () => {
 });
 
 describe('loopkit explain', () => {
-  it("renders the rule's page: headings without marks, tables as columns, code indented, rule links as commands", () => {
-    const r = run(['explain', 'loop-section-order']);
+  it("renders the rule's page: headings without marks, tables as columns, code indented, rule links as commands", async () => {
+    const r = await run(['explain', 'loop-section-order']);
     expect(r.status).toBe(0);
     const page = readFileSync(join(ROOT, 'docs', 'rules', 'loop-section-order.md'), 'utf8');
     expect(r.stdout.startsWith('loop-section-order\n══════════════════\n')).toBe(true);
@@ -80,24 +80,24 @@ describe('loopkit explain', () => {
     for (const l of prose) expect(r.stdout).toContain(l);
   });
 
-  it('takes an alias; colour only on request', () => {
-    const r = run(['explain', 'loop-unknown-halt-reason']);
+  it('takes an alias; colour only on request', async () => {
+    const r = await run(['explain', 'loop-unknown-halt-reason']);
     expect(r.stdout.startsWith('loop-unknown-halt\n')).toBe(true);
     expect(r.stdout).not.toContain('\u001b[');
-    expect(run(['explain', 'loop-unknown-halt', '--color']).stdout).toContain('\u001b[');
+    expect((await run(['explain', 'loop-unknown-halt', '--color'])).stdout).toContain('\u001b[');
   });
 
-  it('a typo gets a "did you mean", a word the codes that contain it; exit 2', () => {
-    const typo = run(['explain', 'loop-unknwn-halt']);
+  it('a typo gets a "did you mean", a word the codes that contain it; exit 2', async () => {
+    const typo = await run(['explain', 'loop-unknwn-halt']);
     expect(typo.status).toBe(2);
     expect(typo.stderr).toBe("loopkit: error: unknown rule 'loop-unknwn-halt'; did you mean 'loop-unknown-halt'?\n");
-    const word = run(['explain', 'halt']);
+    const word = await run(['explain', 'halt']);
     expect(word.status).toBe(2);
     expect(word.stderr).toContain("rules whose code contains 'halt': loop-unknown-halt, skill-l1-missing-halt-conditions");
-    const none = run(['explain', 'zzz']);
+    const none = await run(['explain', 'zzz']);
     expect(none.stderr).toContain('loopkit rules lists every code');
     noStack(none);
-    expect(run(['explain']).status).toBe(2);
+    expect((await run(['explain'])).status).toBe(2);
   });
 
   it('every rule has a page it can show (in process)', async () => {

@@ -74,21 +74,21 @@ describe('coverage of runs with known coverage', () => {
     });
   });
 
-  it('the text and JSON reports give the same numbers; the picture marks each transition', () => {
+  it('the text and JSON reports give the same numbers; the picture marks each transition', async () => {
     const dir = project();
-    const text = run(['coverage', 'a.jsonl', 'b.jsonl'], { cwd: dir });
+    const text = await run(['coverage', 'a.jsonl', 'b.jsonl'], { cwd: dir });
     expect(text.status).toBe(0);
     expect(text.stdout).toContain('  running-a     2/2  100.0%   1/1  100.0%   1/1  100.0%');
     expect(text.stdout).toContain('  total         3/6  50.0%    2/4  50.0%    1/1  100.0%');
     expect(text.stdout).toContain('Never exercised (3):\n  skills/reviewing-b/LOOP.md:');
     expect(text.stdout).toContain('Total: transitions 3/6 50.0% · handoffs 2/4 50.0% · halt bounds 1/1 100.0%');
-    const json = JSON.parse(run(['coverage', 'a.jsonl', 'b.jsonl', '--json'], { cwd: dir }).stdout) as {
+    const json = JSON.parse((await run(['coverage', 'a.jsonl', 'b.jsonl', '--json'], { cwd: dir })).stdout) as {
       total: Record<string, { percent: number }>;
       transitions: { from: string; to: string; mark: string }[];
     };
     expect([json.total.transitions!.percent, json.total.handoffs!.percent, json.total.haltBounds!.percent]).toEqual([50, 50, 100]);
     const marks = Object.fromEntries(json.transitions.map((t) => [`${t.from}>${t.to}`, t.mark]));
-    const svg = run(['coverage', 'a.jsonl', 'b.jsonl', '--format', 'svg'], { cwd: dir });
+    const svg = await run(['coverage', 'a.jsonl', 'b.jsonl', '--format', 'svg'], { cwd: dir });
     expect(svg.status).toBe(0);
     const doc = new JSDOM(svg.stdout, { contentType: 'image/svg+xml' }).window.document;
     const drawn: Record<string, string> = {};
@@ -106,7 +106,7 @@ describe('coverage of runs with known coverage', () => {
     // the legend explains the marks; exercised transitions carry how often
     expect(svg.stdout).toContain('never exercised');
     expect(svg.stdout).toContain('×1');
-    const html = run(['coverage', 'a.jsonl', 'b.jsonl', '--format', 'html'], { cwd: dir });
+    const html = await run(['coverage', 'a.jsonl', 'b.jsonl', '--format', 'html'], { cwd: dir });
     expect(html.stdout).toContain('<title>loopkit coverage: ');
     expect(html.stdout).toContain('transitions 3/6, handoffs 2/4, halt bounds 1/1 exercised');
   });
@@ -122,7 +122,7 @@ describe('coverage of runs with known coverage', () => {
       .map((c) => [`${c.edge.from}>${c.edge.to}`, c.times, c.possible]);
     expect(marks).toEqual([['in-dev>in-review', 0, true]]);
     expect(m.coverage.total.transitions).toEqual({ declared: 6, exercised: 0, possible: 1 });
-    expect(run(['coverage', 'session', '--skill', 'running-a', '--min', '1'], { cwd: dir }).status).toBe(1);
+    expect((await run(['coverage', 'session', '--skill', 'running-a', '--min', '1'], { cwd: dir })).status).toBe(1);
   });
 
   it('a halt bound keeps the peak over all runs, whatever their order', async () => {
@@ -150,22 +150,22 @@ describe('coverage of runs with known coverage', () => {
     const edge = m.coverage.edges.find((c) => c.edge.from === 'in-dev' && c.edge.to === 'in-review')!;
     expect([edge.times, edge.possible]).toEqual([1, false]);
     expect(m.coverage.total.transitions.possible).toBe(0);
-    const json = JSON.parse(run(['coverage', 'session', 'a.jsonl', '--skill', 'running-a', '--json'], { cwd: dir }).stdout) as {
+    const json = JSON.parse((await run(['coverage', 'session', 'a.jsonl', '--skill', 'running-a', '--json'], { cwd: dir })).stdout) as {
       transitions: { from: string; to: string; mark: string }[];
     };
     expect(json.transitions.find((t) => t.from === 'in-dev' && t.to === 'in-review')!.mark).toBe('exercised');
   });
 
-  it('-o writes the report to a file (nothing on stdout), the same report stdout gets', () => {
+  it('-o writes the report to a file (nothing on stdout), the same report stdout gets', async () => {
     const dir = project();
     const out = join(temps.dir('loopkit-coverage-out-'), 'coverage.txt');
-    const r = run(['coverage', 'a.jsonl', 'b.jsonl', '-o', out], { cwd: dir });
+    const r = await run(['coverage', 'a.jsonl', 'b.jsonl', '-o', out], { cwd: dir });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
-    expect(readFileSync(out, 'utf8')).toBe(run(['coverage', 'a.jsonl', 'b.jsonl'], { cwd: dir }).stdout);
+    expect(readFileSync(out, 'utf8')).toBe((await run(['coverage', 'a.jsonl', 'b.jsonl'], { cwd: dir })).stdout);
   });
 
-  it('moves the contract does not declare are counted on stderr (steps that cannot be read apart), and exercise nothing', () => {
+  it('moves the contract does not declare are counted on stderr (steps that cannot be read apart), and exercise nothing', async () => {
     const dir = project();
     // in-dev → done is not declared, done → in-dev leaves a terminal state, in-reviw is no state: three
     // places; the step whose skill is a number cannot be read (located on its own line, not counted)
@@ -173,7 +173,7 @@ describe('coverage of runs with known coverage', () => {
       join(dir, 'c.jsonl'),
       ['{"state":"in-dev"}', '{"state":"done"}', '{"state":"in-dev"}', '{"state":"in-reviw"}', '{"state":"in-dev","skill":3}'].join('\n'),
     );
-    const r = run(['coverage', 'c.jsonl'], { cwd: dir });
+    const r = await run(['coverage', 'c.jsonl'], { cwd: dir });
     expect(r.status).toBe(0);
     expect(r.stderr.split('\n')).toEqual([
       'loopkit: c.jsonl:5:27: error: `skill` of the step on line 5 is the number 3; expected a string  [trace-malformed-step] (not measured)',
@@ -182,13 +182,13 @@ describe('coverage of runs with known coverage', () => {
     ]);
     expect(r.stdout).toContain('Total: transitions 0/6 0.0%');
     writeFileSync(join(dir, 'd.jsonl'), ['in-dev', 'done'].map((state) => JSON.stringify({ state })).join('\n'));
-    expect(run(['coverage', 'd.jsonl'], { cwd: dir }).stderr).toContain('break the contract in 1 place (moves');
+    expect((await run(['coverage', 'd.jsonl'], { cwd: dir })).stderr).toContain('break the contract in 1 place (moves');
   });
 
-  it('--min fails a run below the threshold for any kind the contract declares', () => {
+  it('--min fails a run below the threshold for any kind the contract declares', async () => {
     const dir = project();
-    expect(run(['coverage', 'a.jsonl', 'b.jsonl', '--min', '50'], { cwd: dir }).status).toBe(0);
-    const below = run(['coverage', 'a.jsonl', 'b.jsonl', '--min', '60'], { cwd: dir });
+    expect((await run(['coverage', 'a.jsonl', 'b.jsonl', '--min', '50'], { cwd: dir })).status).toBe(0);
+    const below = await run(['coverage', 'a.jsonl', 'b.jsonl', '--min', '60'], { cwd: dir });
     expect(below.status).toBe(1);
     expect(below.stderr).toBe('loopkit: coverage below --min 60%: transitions 50.0%, handoffs 50.0%\n');
   });
@@ -197,12 +197,12 @@ describe('coverage of runs with known coverage', () => {
 describe('the coverage the walkthrough quotes', () => {
   const readme = readFileSync(join(ROOT, 'docs', 'walkthrough.md'), 'utf8');
   for (const example of ['loop-controller', 'loop']) {
-    it(`examples/${example}: docs/walkthrough.md shows what the command prints`, () => {
+    it(`examples/${example}: docs/walkthrough.md shows what the command prints`, async () => {
       const command = `npx loopkit coverage examples/${example}/session`;
       const at = readme.indexOf(`$ ${command}\n`);
       expect(at, `docs/walkthrough.md quotes \`${command}\``).toBeGreaterThan(-1);
       const quoted = readme.slice(at + command.length + 3, readme.indexOf('\n```', at) + 1);
-      const r = run(['coverage', `examples/${example}/session`]);
+      const r = await run(['coverage', `examples/${example}/session`]);
       expect(r.status).toBe(0);
       expect(quoted).toBe(r.stdout);
     });
@@ -218,27 +218,27 @@ describe('coverage: bad input', () => {
     noStack(r);
   };
 
-  it('a missing run, an empty trace, an empty session, --min that is no percentage, runs of two projects: exit 2', () => {
+  it('a missing run, an empty trace, an empty session, --min that is no percentage, runs of two projects: exit 2', async () => {
     const dir = project();
     writeFileSync(join(dir, 'empty.jsonl'), '');
     mkdirSync(join(dir, 'empty-session'));
-    usage(run(['coverage', 'nowhere.jsonl'], { cwd: dir }), 'run not found: nowhere.jsonl');
-    usage(run(['coverage', 'empty.jsonl'], { cwd: dir }), 'run empty.jsonl is empty');
-    usage(run(['coverage', 'empty-session', '--skill', 'running-a'], { cwd: dir }), 'session empty-session is empty');
-    usage(run(['coverage', 'a.jsonl', '--min', 'most'], { cwd: dir }), "--min takes a percentage from 0 to 100, not 'most'");
-    usage(run(['coverage', 'a.jsonl', '--min', '101'], { cwd: dir }), "--min takes a percentage from 0 to 100, not '101'");
+    usage(await run(['coverage', 'nowhere.jsonl'], { cwd: dir }), 'run not found: nowhere.jsonl');
+    usage(await run(['coverage', 'empty.jsonl'], { cwd: dir }), 'run empty.jsonl is empty');
+    usage(await run(['coverage', 'empty-session', '--skill', 'running-a'], { cwd: dir }), 'session empty-session is empty');
+    usage(await run(['coverage', 'a.jsonl', '--min', 'most'], { cwd: dir }), "--min takes a percentage from 0 to 100, not 'most'");
+    usage(await run(['coverage', 'a.jsonl', '--min', '101'], { cwd: dir }), "--min takes a percentage from 0 to 100, not '101'");
     usage(
-      run(['coverage', 'examples/loop/session', 'examples/loop-controller/session']),
+      await run(['coverage', 'examples/loop/session', 'examples/loop-controller/session']),
       'the runs belong to different projects: examples/loop, examples/loop-controller; give --project',
     );
-    usage(run(['coverage', 'examples/loop/session', '--skill', 'iterating']), "unknown skill 'iterating'");
+    usage(await run(['coverage', 'examples/loop/session', '--skill', 'iterating']), "unknown skill 'iterating'");
   });
 
-  it('a line that is not JSON is located on stderr and measured as nothing; nothing is written into the project', () => {
+  it('a line that is not JSON is located on stderr and measured as nothing; nothing is written into the project', async () => {
     const dir = project();
     writeFileSync(join(dir, 'c.jsonl'), '{"state": "in-dev"}\n{"state": "in-review"\n{"state": "in-review"}\n');
     const before = readdirSync(dir).sort();
-    const r = run(['coverage', 'c.jsonl'], { cwd: dir });
+    const r = await run(['coverage', 'c.jsonl'], { cwd: dir });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe(
       "loopkit: c.jsonl:2:22: error: Line 2 is not valid JSON: expected ',' or '}' after a value, found the end of the line  [trace-malformed-step] (not measured)\n",

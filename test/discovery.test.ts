@@ -69,7 +69,7 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     expect(r.layout.subprojects).toEqual(['tools/other-project']);
     expect(r.layout.unchecked).toEqual([]);
     const shown = relative(ROOT, dir);
-    const cli = run([shown, '--no-color']);
+    const cli = await run([shown, '--no-color']);
     expect(cli.status).toBe(0);
     expect(cli.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 0 info {2}· {2}7 skills,/mu);
     expect(cli.stderr).toContain(
@@ -80,7 +80,7 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
         'Check it with `loopkit check tools/other-project`.',
     );
     // --verbose says what was left out, and why
-    const verbose = run([shown, '--verbose', '--quiet']).stderr;
+    const verbose = (await run([shown, '--verbose', '--quiet'])).stderr;
     expect(verbose).toContain(`  skills: every SKILL.md below ${shown}\n  ignored: 3 folders:\n`);
     expect(verbose).toContain(`    tests/ (default): ${shown}/tests\n`);
     expect(verbose).toContain(`  projects of their own: ${shown}/tools/other-project\n`);
@@ -177,10 +177,10 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     expect(ignoredOf(r)).toEqual(want.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 
-  it('a project without any skill is exit 2, with what was ignored', () => {
+  it('a project without any skill is exit 2, with what was ignored', async () => {
     const dir = temps.dir();
     writeBroken(dir, 'tests/fixtures/broken');
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('no skills found in');
     expect(r.stderr).toContain('no SKILL.md below the root (1 folder ignored: tests/ (by default))');
@@ -203,15 +203,15 @@ describe('a skill at the project root (docs/discovery.md, "The skill at the root
     // a SKILL.md in its assets/ is a template it ships, part of it (not a skill with a `{{form-name}}` name)
     expect(r.layout.nested).toEqual(['assets/report-template']);
     expect(r.layout.unchecked).toEqual([]);
-    const cli = run([relative(ROOT, join(PROJECTS, 'single-skill')), '--no-color']);
+    const cli = await run([relative(ROOT, join(PROJECTS, 'single-skill')), '--no-color']);
     expect(cli.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 0 info {2}· {2}1 skill,/u);
     expect(cli.status).toBe(0);
   });
 
-  it('its mistakes are reported at SKILL.md:line, and a name hint never renames the checkout folder', () => {
+  it('its mistakes are reported at SKILL.md:line, and a name hint never renames the checkout folder', async () => {
     const shown = relative(ROOT, join(PROJECTS, 'single-skill-errors'));
     // strict: skill-reference-broken-link is outside the default set of agent-skills (docs/presets.md)
-    const r = run([shown, '--no-color', '--preset', 'strict']);
+    const r = await run([shown, '--no-color', '--preset', 'strict']);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(
       `${shown}/SKILL.md:2:1: error: name 'Filling PDF Forms' contains invalid characters (only [a-z0-9-] allowed)  [skill-name-invalid-chars]\n` +
@@ -252,14 +252,14 @@ describe('a skill at the project root (docs/discovery.md, "The skill at the root
     const folder = join(PROJECTS, 'root-router', 'skills', 'drafting-notes');
     const r = await check(folder);
     expect(r.project.skills.map((s) => [s.dir, s.name])).toEqual([['', 'drafting-notes']]);
-    const cli = run([relative(ROOT, folder), '--no-color']);
+    const cli = await run([relative(ROOT, folder), '--no-color']);
     expect(cli.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 0 info {2}· {2}1 skill,/u);
     expect(cli.status).toBe(0);
     expect(cli.stderr).not.toContain('index of the collection');
   });
 
-  it('without frontmatter the root SKILL.md is an index, named in a note', () => {
-    const index = run([join(RULES, 'valid', 'root-index')]);
+  it('without frontmatter the root SKILL.md is an index, named in a note', async () => {
+    const index = await run([join(RULES, 'valid', 'root-index')]);
     expect(index.status).toBe(0);
     expect(index.stderr).toContain(
       'the SKILL.md at the project root has no frontmatter: read as an index of the collection, not as a skill',
@@ -271,7 +271,7 @@ describe('a skill at the project root (docs/discovery.md, "The skill at the root
     const named = await check(join(RULES, 'valid', 'root-named-in-skills-dir'));
     expect(skillsOf(named)).toEqual(['', 'reviewing-code']);
     expect(named.layout.unchecked).toEqual([]);
-    const root = run([join(RULES, 'invalid', 'project-root'), '--no-color']);
+    const root = await run([join(RULES, 'invalid', 'project-root'), '--no-color']);
     expect(root.status).toBe(1);
     expect(root.stdout).toContain(
       'SKILL.md: error: The skill at the project root was not checked: it is outside skills_dir (skills/)  [skill-outside-skills-dir]',
@@ -283,7 +283,7 @@ describe('a skill at the project root (docs/discovery.md, "The skill at the root
       join(dir, 'SKILL.md'),
       '---\nname: reviewing-code\ndescription: Reviews code. Use when a diff needs review.\n---\n# Reviewing\n',
     );
-    const missing = run([dir]);
+    const missing = await run([dir]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(
       `skills directory 'skills/' (the default of skills_dir) not found in ${dir}; the SKILL.md at the root is a skill: ` +
@@ -456,25 +456,25 @@ describe('ignores: in .loopkit.yaml and --ignore-pattern', () => {
     expect(ignoredOf(r)).toEqual(['drafts drafts/ (gitignore .gitignore)', 'legacy legacy/ (config .loopkit.yaml)']);
   });
 
-  it('--ignore-pattern leaves out more for one run (repeatable)', () => {
-    const without = run([dir, '--no-color']);
+  it('--ignore-pattern leaves out more for one run (repeatable)', async () => {
+    const without = await run([dir, '--no-color']);
     expect(without.status).toBe(1);
     expect(without.stdout).toContain('legacy/broken/SKILL.md:2:1: error:');
-    const withPattern = run([dir, '--ignore-pattern', 'legacy/', '--ignore-pattern', 'skills/planning/', '--json']);
+    const withPattern = await run([dir, '--ignore-pattern', 'legacy/', '--ignore-pattern', 'skills/planning/', '--json']);
     expect(withPattern.status).toBe(0);
     expect(JSON.parse(withPattern.stdout)).toMatchObject({ skills_checked: 1 });
   });
 
-  it('a bad --ignore-pattern is a usage error (exit 2)', () => {
-    const r = run([dir, '--ignore-pattern', '../elsewhere/']);
+  it('a bad --ignore-pattern is a usage error (exit 2)', async () => {
+    const r = await run([dir, '--ignore-pattern', '../elsewhere/']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("loopkit: error: --ignore-pattern: '../elsewhere/' reaches outside the project ('..')");
   });
 });
 
 describe('skills directories (skills_dir)', () => {
-  it('a SKILL.md outside them fails the run: skill-outside-skills-dir (fixtures/rules/skill-outside-skills-dir)', () => {
-    const r = run([join(PROJECTS, '..', 'rules', 'skill-outside-skills-dir', 'invalid', 'skills-dir-written'), '--no-color']);
+  it('a SKILL.md outside them fails the run: skill-outside-skills-dir (fixtures/rules/skill-outside-skills-dir)', async () => {
+    const r = await run([join(PROJECTS, '..', 'rules', 'skill-outside-skills-dir', 'invalid', 'skills-dir-written'), '--no-color']);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('FAIL  2 errors');
     expect(r.stdout).toContain('plugins/notes/skills/drafting-notes/SKILL.md: error:');
@@ -514,12 +514,12 @@ describe('skills directories (skills_dir)', () => {
     expect(r.errors).toBe(0);
   });
 
-  it("the loop-language preset's default skills/ that does not exist: exit 2, naming where the skills are", () => {
+  it("the loop-language preset's default skills/ that does not exist: exit 2, naming where the skills are", async () => {
     const dir = temps.dir();
     writeFileSync(join(dir, '.loopkit.yaml'), 'loop_state_files: []\n');
     writeSkill(dir, '.claude/skills/reviewing-code');
     writeSkill(dir, '.claude/skills/drafting-notes');
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
       "skills directory 'skills/' (the default of skills_dir) not found in " +
@@ -546,7 +546,7 @@ describe("loopkit's own repository", () => {
 });
 
 describe('the project of files given as arguments (the pre-commit hook)', () => {
-  it('the nearest folder above with a .loopkit.yaml, else the top of the git repository', () => {
+  it('the nearest folder above with a .loopkit.yaml, else the top of the git repository', async () => {
     const repo = temps.dir();
     mkdirSync(join(repo, '.git'));
     writeSkill(repo, 'review-kit/skills/reviewing-code');
@@ -556,7 +556,7 @@ describe('the project of files given as arguments (the pre-commit hook)', () => 
     expect(projectRoot([join(repo, 'tools', 'other-project', 'skills', 'drafting-notes', 'SKILL.md')], repo)).toBe(
       join('tools', 'other-project'),
     );
-    const r = run([join(repo, 'review-kit', 'skills', 'reviewing-code', 'SKILL.md'), '--json']);
+    const r = await run([join(repo, 'review-kit', 'skills', 'reviewing-code', 'SKILL.md'), '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ skills_checked: 1 });
   });
@@ -579,7 +579,7 @@ describe('a SKILL.md without frontmatter named as another skill is a piece of it
     expect(skillsOf(r)).toEqual(['skills/making-flows', 'skills/running-tests']);
     expect(r.layout.fragments).toEqual(['skill-flavors/web/making-flows']);
     expect(r.diagnostics.filter((d) => d.file.startsWith('skill-flavors/'))).toEqual([]);
-    const cli = run([dir, '--no-cache']);
+    const cli = await run([dir, '--no-cache']);
     expect(cli.status).toBe(0);
     expect(cli.stderr).toContain('1 SKILL.md file has no frontmatter and is named as another skill that has one');
     expect(cli.stderr).toContain('skill-flavors/web/making-flows');
@@ -606,7 +606,7 @@ describe('a SKILL.md without frontmatter named as another skill is a piece of it
     // (a skill that cannot be read is a load problem of the project, not a skill of its model)
     expect(skillsOf(r)).toEqual(['marketing/making-flows']);
     expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('gemini/skills/making-flows/SKILL.md skill-read-error');
-    expect(run([dir, '--no-cache']).status).toBe(1);
+    expect((await run([dir, '--no-cache'])).status).toBe(1);
   });
 
   it('two of one name both without frontmatter are both skills: no skill of theirs has one to be a piece of', async () => {
@@ -632,10 +632,12 @@ describe('a SKILL.md without frontmatter above skills of its own is an index of 
     expect(skillsOf(r)).toEqual(['openclaw/skills/making-plans', 'plugin/skills/making-plans']);
     expect(r.layout.indexes).toEqual(['openclaw']);
     expect(r.layout.nested).toEqual([]);
-    const cli = run([dir, '--no-cache']);
+    const cli = await run([dir, '--no-cache']);
     expect(cli.status).toBe(0);
     expect(cli.stderr).toContain('1 SKILL.md file has no frontmatter and holds skills below it: read as an index of them');
-    expect(run([dir, '--no-cache', '--verbose']).stderr).toMatch(/indexes of the skills below them \(no frontmatter\): \S*openclaw\n/);
+    expect((await run([dir, '--no-cache', '--verbose'])).stderr).toMatch(
+      /indexes of the skills below them \(no frontmatter\): \S*openclaw\n/,
+    );
   });
 
   it('a SKILL.md without frontmatter above only a template in its assets/ is a skill that lacks its frontmatter', async () => {
@@ -646,7 +648,7 @@ describe('a SKILL.md without frontmatter above skills of its own is an index of 
     expect(r.layout.indexes).toEqual([]);
     expect(skillsOf(r)).toEqual(['skills/making-plans']);
     expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('skills/making-plans/SKILL.md skill-missing-frontmatter');
-    expect(run([dir, '--no-cache']).status).toBe(1);
+    expect((await run([dir, '--no-cache'])).status).toBe(1);
   });
 
   it('above SKILL.md files that have no frontmatter either, it is a skill: there is no skill for it to index', async () => {

@@ -266,10 +266,10 @@ describe('loopkit check --fix / --fix-dry-run', () => {
       ),
     );
 
-  it('--fix-dry-run prints a diff that applies, writes nothing, exits 1; nothing to fix exits 0', () => {
+  it('--fix-dry-run prints a diff that applies, writes nothing, exits 1; nothing to fix exits 0', async () => {
     const dir = broken();
     const before = snapshot(dir);
-    const r = run(['check', '--fix-dry-run'], { cwd: dir });
+    const r = await run(['check', '--fix-dry-run'], { cwd: dir });
     expect(r.status).toBe(1);
     expect(snapshot(dir)).toEqual(before);
     expect(r.stdout).toContain('--- a/skills/running-a/LOOP.md\n+++ b/skills/running-a/LOOP.md\n@@ ');
@@ -283,37 +283,37 @@ describe('loopkit check --fix / --fix-dry-run', () => {
     writeFileSync(join(patched, 'fix.patch'), r.stdout);
     const apply = spawnSync('git', ['apply', 'fix.patch'], { cwd: patched, encoding: 'utf8' });
     expect(apply.stderr).toBe('');
-    run(['check', '--fix'], { cwd: dir });
+    await run(['check', '--fix'], { cwd: dir });
     for (const [path, text] of snapshot(dir)) expect(readFileSync(join(patched, path), 'utf8'), path).toBe(text);
-    const clean = run(['check', '--fix-dry-run'], { cwd: dir });
+    const clean = await run(['check', '--fix-dry-run'], { cwd: dir });
     expect(clean.status).toBe(0);
     expect(clean.stdout).toBe('');
     expect(clean.stderr).toBe('loopkit: nothing to fix\n');
   });
 
-  it('--fix writes the fixes, says what it fixed, and reports what remains (with its exit code)', () => {
+  it('--fix writes the fixes, says what it fixed, and reports what remains (with its exit code)', async () => {
     const dir = broken();
     writeFileSync(
       join(dir, 'skills', 'running-a', 'LOOP.md'),
       readFileSync(join(dir, 'skills', 'running-a', 'LOOP.md'), 'utf8') + 'halt stalled after 3 iterations\n',
     );
-    const r = run(['check', '--fix', '--no-color'], { cwd: dir });
+    const r = await run(['check', '--fix', '--no-color'], { cwd: dir });
     expect(r.stderr).toContain('loopkit: fixed 2 problems in 2 files:\n');
     expect(r.stdout).toContain("Unknown halt reason 'stalled'");
     expect(r.stdout).toMatch(/^PASS {2}0 errors, 1 warning/mu);
     expect(r.status).toBe(0);
-    expect(run(['check', '--json'], { cwd: dir }).stdout).toBe(run(['check', '--json', '--fix'], { cwd: dir }).stdout);
+    expect((await run(['check', '--json'], { cwd: dir })).stdout).toBe((await run(['check', '--json', '--fix'], { cwd: dir })).stdout);
   });
 
-  it('with file arguments, only those files are fixed; --rule limits the rules', () => {
+  it('with file arguments, only those files are fixed; --rule limits the rules', async () => {
     const dir = broken();
-    const r = run(['check', '--fix', join(dir, 'skills', 'running-a', 'SKILL.md')]);
+    const r = await run(['check', '--fix', join(dir, 'skills', 'running-a', 'SKILL.md')]);
     expect(r.stderr).toContain('skills/running-a/SKILL.md: skill-allowed-tools-format');
     expect(r.stderr).not.toContain('LOOP.md:');
     expect(r.stdout).toContain('[loop-section-order]');
   });
 
-  it('--rule limits the fixes to the named rules', () => {
+  it('--rule limits the fixes to the named rules', async () => {
     // LOOP.md: out of order and a section missing (two rules); SKILL.md: a flow-style metadata map
     const loop = LOOP.replace(/## Proof of Progress\n[\s\S]*?(?=## )/u, '');
     const dir = project(
@@ -325,7 +325,7 @@ describe('loopkit check --fix / --fix-dry-run', () => {
     const loopFile = join(dir, 'skills', 'running-a', 'LOOP.md');
     const skillFile = join(dir, 'skills', 'running-a', 'SKILL.md');
     const skillBefore = readFileSync(skillFile, 'utf8');
-    const only = run(['check', '--fix', '--rule', 'loop-section-order', '--no-color'], { cwd: dir });
+    const only = await run(['check', '--fix', '--rule', 'loop-section-order', '--no-color'], { cwd: dir });
     expect(only.stderr).toBe('loopkit: fixed 1 problem in 1 file:\n  skills/running-a/LOOP.md: loop-section-order\n');
     const fixed = readFileSync(loopFile, 'utf8');
     expect(fixed.indexOf('## Halt Conditions')).toBeGreaterThan(fixed.indexOf('## Entry Conditions'));
@@ -333,15 +333,15 @@ describe('loopkit check --fix / --fix-dry-run', () => {
     expect(fixed).not.toContain('## Proof of Progress');
     expect(readFileSync(skillFile, 'utf8')).toBe(skillBefore);
     // without --rule, the other two are fixed too
-    const all = run(['check', '--fix', '--no-color'], { cwd: dir });
+    const all = await run(['check', '--fix', '--no-color'], { cwd: dir });
     expect(all.stderr).toBe(
       'loopkit: fixed 2 problems in 2 files:\n  skills/running-a/LOOP.md: loop-missing-section\n  skills/running-a/SKILL.md: skill-metadata-inline-map\n',
     );
     expect(readFileSync(loopFile, 'utf8')).toContain('## Proof of Progress');
   });
 
-  it('--fix and --fix-dry-run together are a usage error', () => {
-    const r = run(['check', 'fixtures/projects/clean', '--fix', '--fix-dry-run']);
+  it('--fix and --fix-dry-run together are a usage error', async () => {
+    const r = await run(['check', 'fixtures/projects/clean', '--fix', '--fix-dry-run']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--fix and --fix-dry-run exclude each other');
   });

@@ -33,28 +33,28 @@ const INFO_LINE = /: info: /u;
 describe('info findings in the text report of check', () => {
   const root = marketplace(40);
 
-  it('are counted in the summary line, which says how to see them, and not printed', () => {
-    const r = run([root, '--no-cache', '--no-color']);
+  it('are counted in the summary line, which says how to see them, and not printed', async () => {
+    const r = await run([root, '--no-cache', '--no-color']);
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n').filter((l) => INFO_LINE.test(l))).toEqual([]);
     expect(r.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 40 info \(not shown: run with --verbose to see them\) {2}· {2}40 skills/mu);
   });
 
-  it('are printed with --verbose', () => {
-    const r = run([root, '--no-cache', '--no-color', '--verbose']);
+  it('are printed with --verbose', async () => {
+    const r = await run([root, '--no-cache', '--no-color', '--verbose']);
     expect(r.stdout.split('\n').filter((l) => INFO_LINE.test(l))).toHaveLength(40);
     expect(r.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 40 info {2}·/mu);
   });
 
-  it('are kept by the JSON and SARIF reports', () => {
-    const json = JSON.parse(run([root, '--no-cache', '--format', 'json']).stdout) as { diagnostics: { severity: string }[] };
+  it('are kept by the JSON and SARIF reports', async () => {
+    const json = JSON.parse((await run([root, '--no-cache', '--format', 'json'])).stdout) as { diagnostics: { severity: string }[] };
     expect(json.diagnostics.filter((d) => d.severity === 'Info')).toHaveLength(40);
-    const sarif = JSON.parse(run([root, '--no-cache', '--format', 'sarif']).stdout) as { runs: { results: { level: string }[] }[] };
+    const sarif = JSON.parse((await run([root, '--no-cache', '--format', 'sarif'])).stdout) as { runs: { results: { level: string }[] }[] };
     expect(sarif.runs[0]!.results.filter((x) => x.level === 'note')).toHaveLength(40);
   });
 
-  it('a report with none says nothing of them', () => {
-    const r = run(['fixtures/projects/clean', '--no-cache', '--no-color']);
+  it('a report with none says nothing of them', async () => {
+    const r = await run(['fixtures/projects/clean', '--no-cache', '--no-color']);
     expect(r.stdout).toContain('PASS  0 errors, 0 warnings, 0 info  ·');
   });
 });

@@ -21,9 +21,9 @@ function files(dir: string, prefix = ''): string[] {
 }
 
 describe('loopkit init', () => {
-  it('in an empty directory: a commented config and an example Loop Language skill that passes every rule', () => {
+  it('in an empty directory: a commented config and an example Loop Language skill that passes every rule', async () => {
     const dir = temps.dir();
-    const r = run(['init', '--yes'], { cwd: dir });
+    const r = await run(['init', '--yes'], { cwd: dir });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Created .loopkit.yaml with preset loop-language (no skills yet');
     expect(files(dir)).toEqual(['.loopkit.yaml', 'skills/reviewing-changes/LOOP.md', 'skills/reviewing-changes/SKILL.md']);
@@ -32,27 +32,27 @@ describe('loopkit init', () => {
     expect(config).toContain('extends: loop-language');
     expect(config.split('\n').filter((l) => l.startsWith('#')).length).toBeGreaterThan(15);
     expect(validate(parse(config)), JSON.stringify(validate.errors)).toBe(true);
-    const check = run(['check'], { cwd: dir });
+    const check = await run(['check'], { cwd: dir });
     expect(check.stdout).toBe(`PASS  0 errors, 0 warnings, 0 info  ·  1 skill, ${rules.length} verifications\n`);
     expect(check.status).toBe(0);
     // every rule ran: the preset enables them all
-    expect(run(['check', '--json'], { cwd: dir }).stdout).toContain(`"verifications": ${rules.length}`);
+    expect((await run(['check', '--json'], { cwd: dir })).stdout).toContain(`"verifications": ${rules.length}`);
   });
 
-  it('--preset agent-skills: a plain Agent Skill example that passes', () => {
+  it('--preset agent-skills: a plain Agent Skill example that passes', async () => {
     const dir = temps.dir();
-    const r = run(['init', dir, '--preset', 'agent-skills', '--yes']);
+    const r = await run(['init', dir, '--preset', 'agent-skills', '--yes']);
     expect(r.status).toBe(0);
     expect(files(dir)).toEqual(['.loopkit.yaml', 'skills/summarizing-notes/SKILL.md']);
     expect(readFileSync(join(dir, '.loopkit.yaml'), 'utf8')).toContain('extends: agent-skills');
-    const check = run([dir]);
+    const check = await run([dir]);
     expect(check.stdout).toMatch(/^PASS {2}0 errors, 0 warnings, 0 info/mu);
     expect(check.stderr).toBe('');
   });
 
-  it('picks the preset that fits an existing project and adds no example', () => {
+  it('picks the preset that fits an existing project and adds no example', async () => {
     const plain = temps.copy('plain-collection');
-    const a = run(['init', plain, '--yes']);
+    const a = await run(['init', plain, '--yes']);
     expect(a.status).toBe(0);
     expect(a.stdout).toContain('with preset agent-skills (2 skills without LOOP.md');
     expect(files(plain).filter((f) => f.endsWith('SKILL.md'))).toHaveLength(2);
@@ -60,28 +60,28 @@ describe('loopkit init', () => {
     expect(cfg).toContain('extends: agent-skills\n');
     // the agent-skills preset finds every SKILL.md by itself: no skills_dir to keep up to date
     expect(cfg).not.toMatch(/^skills_dir:/mu);
-    expect(run([plain]).status).toBe(0);
+    expect((await run([plain])).status).toBe(0);
 
     const loop = temps.copy('clean');
     rmSync(join(loop, '.loopkit.yaml'));
-    const b = run(['init', loop, '--yes']);
+    const b = await run(['init', loop, '--yes']);
     expect(b.stdout).toContain('with preset loop-language (1 skill, with LOOP.md contracts)');
     expect(files(loop)).toEqual(['.loopkit.yaml', 'skills/running-a/LOOP.md', 'skills/running-a/SKILL.md']);
     expect(validate(parse(readFileSync(join(loop, '.loopkit.yaml'), 'utf8')))).toBe(true);
 
     const market = temps.copy('marketplace');
-    run(['init', market, '--yes']);
+    await run(['init', market, '--yes']);
     expect(readFileSync(join(market, '.loopkit.yaml'), 'utf8')).not.toMatch(/^skills_dir:/mu);
-    expect(run([market, '--json']).stdout).toContain('"skills_checked": 2');
+    expect((await run([market, '--json'])).stdout).toContain('"skills_checked": 2');
 
     // Loop Language contracts kept in plugins: the loop-language preset looks in skills/ unless told, so init names the folders
     const plugins = temps.copy('clean');
     rmSync(join(plugins, '.loopkit.yaml'));
     mkdirSync(join(plugins, 'plugins', 'alpha'), { recursive: true });
     renameSync(join(plugins, 'skills'), join(plugins, 'plugins', 'alpha', 'skills'));
-    run(['init', plugins, '--yes']);
+    await run(['init', plugins, '--yes']);
     expect(readFileSync(join(plugins, '.loopkit.yaml'), 'utf8')).toContain('skills_dir: plugins/alpha/skills/\n');
-    const checked = run([plugins, '--json']).stdout;
+    const checked = (await run([plugins, '--json'])).stdout;
     expect(checked).toContain('"skills_checked": 1');
     expect(checked).not.toContain('skill-outside-skills-dir');
 
@@ -90,23 +90,23 @@ describe('loopkit init', () => {
     rmSync(join(one, '.loopkit.yaml'));
     for (const f of ['SKILL.md', 'LOOP.md']) renameSync(join(one, 'skills', 'running-a', f), join(one, f));
     rmSync(join(one, 'skills'), { recursive: true });
-    expect(run(['init', one, '--yes']).stdout).toContain('with preset loop-language (1 skill, with LOOP.md contracts)');
+    expect((await run(['init', one, '--yes'])).stdout).toContain('with preset loop-language (1 skill, with LOOP.md contracts)');
     expect(readFileSync(join(one, '.loopkit.yaml'), 'utf8')).toContain('skills_dir: ./\n');
-    const root = run([one, '--json']);
+    const root = await run([one, '--json']);
     expect(root.stdout).toContain('"skills_checked": 1');
     expect(root.stdout).not.toContain('skill-outside-skills-dir');
   });
 
-  it('creates the directory it is given', () => {
+  it('creates the directory it is given', async () => {
     const dir = join(temps.dir(), 'new', 'project');
-    expect(run(['init', dir, '-y']).status).toBe(0);
-    expect(run([dir]).status).toBe(0);
+    expect((await run(['init', dir, '-y'])).status).toBe(0);
+    expect((await run([dir])).status).toBe(0);
   });
 
-  it('never overwrites: an existing .loopkit.yaml or example file is exit 2 and nothing is written', () => {
+  it('never overwrites: an existing .loopkit.yaml or example file is exit 2 and nothing is written', async () => {
     const dir = temps.dir();
     writeFileSync(join(dir, '.loopkit.yaml'), 'extends: agent-skills\n');
-    const r = run(['init', dir, '--yes']);
+    const r = await run(['init', dir, '--yes']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('.loopkit.yaml already exists; loopkit init never overwrites a file');
     noStack(r);
@@ -115,19 +115,19 @@ describe('loopkit init', () => {
     const other = temps.dir();
     mkdirSync(join(other, 'skills', 'reviewing-changes'), { recursive: true });
     writeFileSync(join(other, 'skills', 'reviewing-changes', 'LOOP.md'), 'mine\n');
-    const e = run(['init', other, '--yes']);
+    const e = await run(['init', other, '--yes']);
     expect(e.status).toBe(2);
     expect(e.stderr).toContain('skills/reviewing-changes/LOOP.md already exists; loopkit init never overwrites a file');
     expect(files(other)).toEqual(['skills/reviewing-changes/LOOP.md']);
   });
 
-  it('an unknown preset or a file as the directory is exit 2', () => {
+  it('an unknown preset or a file as the directory is exit 2', async () => {
     const dir = temps.dir();
-    const p = run(['init', dir, '--preset', 'agent-skill']);
+    const p = await run(['init', dir, '--preset', 'agent-skill']);
     expect(p.status).toBe(2);
     expect(p.stderr).toContain("unknown preset 'agent-skill'; did you mean 'agent-skills'?");
     writeFileSync(join(dir, 'file'), '');
-    expect(run(['init', join(dir, 'file')]).stderr).toContain('not a directory');
+    expect((await run(['init', join(dir, 'file')])).stderr).toContain('not a directory');
     expect(existsSync(join(dir, '.loopkit.yaml'))).toBe(false);
   });
 

@@ -136,14 +136,14 @@ describe('loopkit watch', () => {
     expect(quiet.err.all()).toEqual([]);
   });
 
-  it('--replay takes the versions in the order of their numbers (2 before 10), not of their names as text', () => {
+  it('--replay takes the versions in the order of their numbers (2 before 10), not of their names as text', async () => {
     const session = join(tempDir(), 'session');
     mkdirSync(session);
     readdirSync(SESSION)
       .sort()
       .forEach((name, i) => writeFileSync(join(session, `v${i + 1}.json`), readFileSync(join(SESSION, name))));
-    const want = run(['watch', '--replay', SESSION, '--json', '--project', join(ROOT, 'examples', 'loop-controller')]);
-    const got = run(['watch', '--replay', session, '--json', '--project', join(ROOT, 'examples', 'loop-controller')]);
+    const want = await run(['watch', '--replay', SESSION, '--json', '--project', join(ROOT, 'examples', 'loop-controller')]);
+    const got = await run(['watch', '--replay', session, '--json', '--project', join(ROOT, 'examples', 'loop-controller')]);
     const codes = (r: Run) =>
       (JSON.parse(r.stdout) as { diagnostics: { code: string; location: { path: string } }[] }).diagnostics.map(
         (d) => `${d.code} ${d.location.path.split('/').pop()}`,
@@ -154,8 +154,8 @@ describe('loopkit watch', () => {
     expect(got.status).toBe(1);
   });
 
-  it('--replay checks a recorded session as one report, in every format of check', () => {
-    const r = run(['watch', '--replay', 'examples/loop-controller/session', '--no-color']);
+  it('--replay checks a recorded session as one report, in every format of check', async () => {
+    const r = await run(['watch', '--replay', 'examples/loop-controller/session', '--no-color']);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(
       "examples/loop-controller/session/09-verify.json:7:12: error: The run moved from 'loop-implement' to 'loop-verify', which is not a declared transition  [trace-undeclared-transition]",
@@ -163,7 +163,7 @@ describe('loopkit watch', () => {
     expect(r.stdout).toMatch(
       /^FAIL {2}1 error, 0 warnings, 0 info {2}· {2}18 versions checked against the Loop State Schema of controlling-loops and the contract$/m,
     );
-    const loop = run(['watch', '--replay', 'examples/loop/session', '--format', 'json']);
+    const loop = await run(['watch', '--replay', 'examples/loop/session', '--format', 'json']);
     expect(loop.status).toBe(1);
     const report = JSON.parse(loop.stdout) as { diagnostics: { code: string; message: string; location: { path: string } }[] };
     expect(report.diagnostics.map((d) => [d.code, d.location.path])).toEqual([
@@ -173,60 +173,63 @@ describe('loopkit watch', () => {
     expect(report.diagnostics[0]!.message).toBe(
       "The run moved from 'done' to 'in_progress' (loop-scoring, loop-iterating or loop-verifying), but 'done' is a terminal state",
     );
-    const sarif = run(['watch', '--replay', 'examples/loop-controller/session', '--format', 'sarif']);
+    const sarif = await run(['watch', '--replay', 'examples/loop-controller/session', '--format', 'sarif']);
     expect(sarif.status).toBe(1);
     expect((JSON.parse(sarif.stdout) as { runs: { results: unknown[] }[] }).runs[0]!.results).toHaveLength(1);
   });
 
-  it('bad input: one located line on stderr, exit 2', () => {
+  it('bad input: one located line on stderr, exit 2', async () => {
     const dir = project();
-    usageError(run(['watch', 'nowhere/loop-state.json'], { cwd: dir }), 'directory not found: nowhere');
-    usageError(run(['watch', 'skills'], { cwd: dir }), 'skills is a directory: watch a state file');
+    usageError(await run(['watch', 'nowhere/loop-state.json'], { cwd: dir }), 'directory not found: nowhere');
+    usageError(await run(['watch', 'skills'], { cwd: dir }), 'skills is a directory: watch a state file');
     usageError(
-      run(['watch', 'loop-state.json', '--skill', 'controling-loops'], { cwd: dir }),
+      await run(['watch', 'loop-state.json', '--skill', 'controling-loops'], { cwd: dir }),
       "unknown skill 'controling-loops'; did you mean 'controlling-loops'?",
     );
     usageError(
-      run(['watch', 'loop-state.json', '--format', 'sarif'], { cwd: dir }),
+      await run(['watch', 'loop-state.json', '--format', 'sarif'], { cwd: dir }),
       'watch prints its findings as they come: --format text, json or github',
     );
-    usageError(run(['watch', 'loop-state.json', '--settle', 'soon'], { cwd: dir }), "--settle takes a number of milliseconds, not 'soon'");
-    usageError(run(['watch', 'loop-state.json', '--record', 'skills'], { cwd: dir }), 'cannot write --record skills');
-    usageError(run(['watch'], { cwd: dir }), 'name the state file to watch (or --replay <session>)');
     usageError(
-      run(['watch', 'loop-state.json', '--replay', 'samples'], { cwd: dir }),
+      await run(['watch', 'loop-state.json', '--settle', 'soon'], { cwd: dir }),
+      "--settle takes a number of milliseconds, not 'soon'",
+    );
+    usageError(await run(['watch', 'loop-state.json', '--record', 'skills'], { cwd: dir }), 'cannot write --record skills');
+    usageError(await run(['watch'], { cwd: dir }), 'name the state file to watch (or --replay <session>)');
+    usageError(
+      await run(['watch', 'loop-state.json', '--replay', 'samples'], { cwd: dir }),
       'give a state file to watch, or --replay <session>, not both',
     );
-    usageError(run(['watch', '--replay', 'nowhere'], { cwd: dir }), 'session not found: nowhere');
+    usageError(await run(['watch', '--replay', 'nowhere'], { cwd: dir }), 'session not found: nowhere');
     mkdirSync(join(dir, 'empty'));
-    usageError(run(['watch', '--replay', 'empty'], { cwd: dir }), 'session empty is empty');
+    usageError(await run(['watch', '--replay', 'empty'], { cwd: dir }), 'session empty is empty');
     const broken = tempDir();
     writeFileSync(join(broken, '.loopkit.yaml'), 'max_iterations: [\n');
-    const config = run(['watch', 'state.json'], { cwd: broken });
+    const config = await run(['watch', 'state.json'], { cwd: broken });
     expect(config.status).toBe(2);
     expect(config.stderr).toMatch(/^loopkit: invalid configuration\n {2}\.loopkit\.yaml:\d+:\d+: /);
     noStack(config);
     expect(readdirSync(dir).sort()).toEqual(['.loopkit.yaml', 'empty', 'samples', 'skills']);
   });
 
-  it('a recorded session version that is not JSON is located in its file', () => {
+  it('a recorded session version that is not JSON is located in its file', async () => {
     const dir = project();
     const session = join(dir, 'session');
     mkdirSync(session);
     writeFileSync(join(session, '1.json'), readFileSync(join(SESSION, '01-init.json')));
     writeFileSync(join(session, '2.json'), '{\n  "state": "SCAFFOLD",\n}\n');
-    const r = run(['watch', '--replay', 'session', '--no-color'], { cwd: dir });
+    const r = await run(['watch', '--replay', 'session', '--no-color'], { cwd: dir });
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('session/2.json:3:1: error: The state file is not valid JSON');
   });
 });
 
 describe('loopkit explain of the runtime codes the live commands report', () => {
-  it('shows their pages too', () => {
-    const r = run(['explain', 'trace-handoff-unhandled', '--no-color']);
+  it('shows their pages too', async () => {
+    const r = await run(['explain', 'trace-handoff-unhandled', '--no-color']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^trace-handoff-unhandled\n/);
-    const typo = run(['explain', 'trace-handof-unhandled']);
+    const typo = await run(['explain', 'trace-handof-unhandled']);
     expect(typo.status).toBe(2);
     expect(typo.stderr).toBe("loopkit: error: unknown rule 'trace-handof-unhandled'; did you mean 'trace-handoff-unhandled'?\n");
   });
@@ -295,14 +298,14 @@ describe('loopkit trace --follow', () => {
     expect(await p.exited).toBe(1);
   });
 
-  it('bad input: exit 2', () => {
+  it('bad input: exit 2', async () => {
     const dir = project();
-    usageError(run(['trace', 'run.jsonl', '--until-end'], { cwd: dir }), '--until-end is for --follow');
+    usageError(await run(['trace', 'run.jsonl', '--until-end'], { cwd: dir }), '--until-end is for --follow');
     usageError(
-      run(['trace', 'run.jsonl', '--follow', '--format', 'junit'], { cwd: dir }),
+      await run(['trace', 'run.jsonl', '--follow', '--format', 'junit'], { cwd: dir }),
       'trace --follow prints its findings as they come',
     );
-    usageError(run(['trace', 'nowhere/run.jsonl', '--follow'], { cwd: dir }), 'directory not found: nowhere');
-    usageError(run(['trace', 'run.jsonl', '--follow', '--skill', 'nobody'], { cwd: dir }), "unknown skill 'nobody'");
+    usageError(await run(['trace', 'nowhere/run.jsonl', '--follow'], { cwd: dir }), 'directory not found: nowhere');
+    usageError(await run(['trace', 'run.jsonl', '--follow', '--skill', 'nobody'], { cwd: dir }), "unknown skill 'nobody'");
   });
 });

@@ -4,11 +4,10 @@
  * example, and on one invalid case of every rule. A broken `.loopkit.yaml` shows in that file, at
  * the places `check` names.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, PROJECTS, ROOT, Temps } from './helpers/cli.js';
+import { PROJECTS, ROOT, run, Temps } from './helpers/cli.js';
 import { RULE_FIXTURES } from './helpers/fixtures.js';
 import { comparable, LspClient, published, rel, type Shown } from './helpers/lsp.js';
 
@@ -22,8 +21,8 @@ interface JsonDiagnostic {
 }
 
 /** `loopkit check --json` of a project, run in its directory: the report's diagnostics as the editor would place them. */
-function checked(root: string): { status: number | null; shown: Shown[]; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, 'check', '--json', '.'], { cwd: root, env: cleanEnv(), encoding: 'utf8' });
+async function checked(root: string): Promise<{ status: number | null; shown: Shown[]; stderr: string }> {
+  const r = await run(['check', '--json', '.'], { cwd: root });
   if (r.status === 2) return { status: 2, shown: [], stderr: r.stderr };
   const report = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
   const shown = report.diagnostics.map((d): Shown => {
@@ -64,7 +63,7 @@ const projects = [...dirs(PROJECTS).map((d) => join(PROJECTS, d)), ...dirs(join(
 
 describe('the language server publishes what check reports', () => {
   it.each(projects.map((p) => [rel(ROOT, p), p]))('%s', async (_name, root) => {
-    const want = checked(root);
+    const want = await checked(root);
     const client = await LspClient.start([root]);
     clients.push(client);
     await client.settled();
@@ -104,7 +103,7 @@ describe('the language server publishes what check reports', () => {
     expect(existsSync(cache)).toBe(true);
     expect(first.length).toBeGreaterThan(0);
     expect(await once()).toEqual(first);
-    expect(first).toEqual(comparable(checked(root).shown));
+    expect(first).toEqual(comparable((await checked(root)).shown));
     // proof the restarted server read the cache: a fact changed in the cached entry of an unchanged
     // file (its content hash kept) is what it publishes
     const shards = readdirSync(dirname(cache)).filter((f) => f.startsWith('cache.json.s'));
@@ -130,7 +129,7 @@ describe('the language server publishes what check reports', () => {
     await client.settled();
     let compared = 0;
     for (const root of cases) {
-      const want = checked(root);
+      const want = await checked(root);
       if (want.status === 2) continue;
       const got = published(client, root);
       expect(comparable(got), rel(ROOT, root)).toEqual(comparable(want.shown));

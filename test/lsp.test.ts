@@ -137,8 +137,8 @@ describe('the language server, driven as an editor drives it', () => {
     await client.stop();
   });
 
-  it('the project the tests start from checks clean', () => {
-    expect(run(['check', team()]).status).toBe(0);
+  it('the project the tests start from checks clean', async () => {
+    expect((await run(['check', team()])).status).toBe(0);
   });
 
   it('registers for file watching and starts clean', async () => {
@@ -207,7 +207,7 @@ describe('the language server, driven as an editor drives it', () => {
     const skill = join(root, 'skills', 'writing-stories', 'LOOP.md');
     const original = await unknownVerbOnDisk(skill);
     const baseline = join(root, '.loopkit-baseline.json');
-    expect(run(['check', root, '--update-baseline']).status).toBe(0);
+    expect((await run(['check', root, '--update-baseline'])).status).toBe(0);
     await client.filesChanged([{ uri: uriOf(baseline), type: FileChangeType.Created }]);
     await client.settled();
     expect(client.of(skill)).toEqual([]);
@@ -453,7 +453,7 @@ describe('the language server, driven as an editor drives it', () => {
     ]);
     // the old name is gone from every file of the project, not only from those edited
     expect(filesOf(root).filter((f) => /\bin-deskcheck\b/u.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
-    const r = run(['check', root]);
+    const r = await run(['check', root]);
     expect(r.stdout).toMatch(/^PASS/mu);
     await client.filesChanged(files.map((f) => ({ uri: uriOf(f), type: FileChangeType.Changed })));
     await expectChecked();
@@ -473,7 +473,7 @@ describe('the language server, driven as an editor drives it', () => {
     const files = applyToDisk(edit!).map((f) => f.slice(root.length + 1));
     expect(files).toEqual(expect.arrayContaining(['README.md', 'skills/running-tdd-loops/LOOP.md', 'skills/running-desk-checks/SKILL.md']));
     expect(existsSync(join(root, 'skills', 'reviewing-desk-checks', 'SKILL.md'))).toBe(true);
-    expect(run(['check', root]).stdout).toMatch(/^PASS/mu);
+    expect((await run(['check', root])).stdout).toMatch(/^PASS/mu);
     await client.filesChanged([
       { uri: uriOf(join(root, 'skills', 'running-desk-checks')), type: FileChangeType.Deleted },
       { uri: uriOf(join(root, 'skills', 'reviewing-desk-checks')), type: FileChangeType.Created },
@@ -488,7 +488,7 @@ describe('the language server, driven as an editor drives it', () => {
     applyToDisk(edit!);
     expect(readFileSync(join(root, '.loopkit.yaml'), 'utf8')).toMatch(/^ {2}- no-progress$/mu);
     expect(readFileSync(loop, 'utf8')).toContain('halt no-progress after 10 iterations');
-    expect(run(['check', root]).stdout).toMatch(/^PASS/mu);
+    expect((await run(['check', root])).stdout).toMatch(/^PASS/mu);
   });
 
   it('a broken .loopkit.yaml in the editor shows in that file; mending it brings the project back', async () => {

@@ -160,7 +160,7 @@ function runNvim<T>(root: string, driver: string): { result: T; stderr: string }
 }
 
 describe.skipIf(!hasNvim)('Neovim (headless) with the setup of docs/editors.md', () => {
-  it('shows a broken transition in its diagnostic list and renames a state in every file', () => {
+  it('shows a broken transition in its diagnostic list and renames a state in every file', async () => {
     expect(nvim.stdout).toMatch(/^NVIM v\d+\.\d+/u);
     const root = temps.dir('loopkit-nvim-');
     cpSync(join(ROOT, 'skills'), join(root, 'skills'), { recursive: true });
@@ -189,7 +189,7 @@ describe.skipIf(!hasNvim)('Neovim (headless) with the setup of docs/editors.md',
     }
     // the old name is gone from every file of the project, not only from those the rename changed
     expect(filesOf(root).filter((f) => /\bin-deskcheck\b/u.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
-    const check = run(['check', root]);
+    const check = await run(['check', root]);
     expect(check.stdout).toMatch(/^PASS/mu);
   }, 360_000);
 

@@ -13,20 +13,20 @@ const XSD = join(ROOT, 'test', 'fixtures', 'junit.xsd');
 const hasXmllint = spawnSync('xmllint', ['--version'], { encoding: 'utf8' }).status === 0;
 
 describe('--format compact', () => {
-  it('one line per problem, as ESLint writes it, then the count', () => {
-    const r = run([WITH_ERRORS, '--format', 'compact']);
+  it('one line per problem, as ESLint writes it, then the count', async () => {
+    const r = await run([WITH_ERRORS, '--format', 'compact']);
     expect(r.status).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toContain(
       "fixtures/projects/with-errors/skills/running-a/LOOP.md: line 4, col 1, Warning - State 'in-review' has a self-loop as its only transition (may loop forever) (sim-self-loop-only)",
     );
-    const json = JSON.parse(run([WITH_ERRORS, '--json']).stdout) as { diagnostics: unknown[] };
+    const json = JSON.parse((await run([WITH_ERRORS, '--json'])).stdout) as { diagnostics: unknown[] };
     expect(lines.at(-1)).toBe(`${json.diagnostics.length} problems`);
     expect(lines.slice(0, -2).every((l) => /^\S+: line \d+, col \d+, (Error|Warning|Info) - .+ \([a-z0-9-]+\)$/u.test(l))).toBe(true);
   });
 
-  it('prints nothing for a clean project', () => {
-    const r = run(['fixtures/projects/clean', '--format', 'compact']);
+  it('prints nothing for a clean project', async () => {
+    const r = await run(['fixtures/projects/clean', '--format', 'compact']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
   });
@@ -40,20 +40,20 @@ function elements(xml: string, tag: string): Record<string, string>[] {
 }
 
 describe('--format junit', () => {
-  it.skipIf(!hasXmllint)('validates against the JUnit schema (test/fixtures/junit.xsd, with xmllint)', () => {
+  it.skipIf(!hasXmllint)('validates against the JUnit schema (test/fixtures/junit.xsd, with xmllint)', async () => {
     const dir = temps.dir();
     for (const project of [WITH_ERRORS, 'fixtures/projects/clean', 'fixtures/projects/unknown-key', '.']) {
       const file = join(dir, 'report.xml');
-      writeFileSync(file, run([project, '--format', 'junit']).stdout);
+      writeFileSync(file, (await run([project, '--format', 'junit'])).stdout);
       const v = spawnSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8' });
       expect(v.stderr, project).toContain('validates');
       expect(v.status, project).toBe(0);
     }
   });
 
-  it('without xmllint the schema check is skipped; this structural check always runs', () => {
+  it('without xmllint the schema check is skipped; this structural check always runs', async () => {
     if (!hasXmllint) console.warn('xmllint not found (Debian: apt-get install libxml2-utils): the JUnit XSD validation was skipped');
-    const r = run([WITH_ERRORS, '--format', 'junit']);
+    const r = await run([WITH_ERRORS, '--format', 'junit']);
     expect(r.status).toBe(1);
     expect(r.stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
     const [root] = elements(r.stdout, 'testsuites');
@@ -78,64 +78,64 @@ describe('--format junit', () => {
     expect(r.stdout.match(/<failure /gu)!.length).toBe(Number(root!.failures));
   });
 
-  it('a clean project: every file passes', () => {
-    const r = run(['fixtures/projects/clean', '--format', 'junit']);
+  it('a clean project: every file passes', async () => {
+    const r = await run(['fixtures/projects/clean', '--format', 'junit']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('<testsuites name="loopkit" tests="3" failures="0" errors="0" time="0">');
     expect(r.stdout).toContain('<testcase name="no problems" classname="fixtures/projects/clean/skills/running-a/LOOP.md" time="0"/>');
   });
 
-  it('escapes markup in messages', () => {
+  it('escapes markup in messages', async () => {
     const dir = temps.copy('clean');
     writeFileSync(
       join(dir, 'skills', 'running-a', 'SKILL.md'),
       '---\nname: running-a\ndescription: Runs <b>a</b> & "b". Use when testing.\n---\n## Description\n\nSee [LOOP.md](LOOP.md).\n\n## Rules\n\n1. x\n\n## State Model\n\n`in-dev` to `done`.\n',
     );
-    const r = run([dir, '--format', 'junit', '--rule', 'skill-description-xml-tag']);
+    const r = await run([dir, '--format', 'junit', '--rule', 'skill-description-xml-tag']);
     expect(r.stdout).toContain('&lt;b&gt;');
     expect(r.stdout).not.toMatch(/message="[^"]*<b>/u);
   });
 });
 
 describe('--quiet', () => {
-  it('reports errors only; warnings still count for --max-warnings', () => {
-    const loud = run([WITH_ERRORS, '--no-color']);
-    const quiet = run([WITH_ERRORS, '--no-color', '--quiet']);
+  it('reports errors only; warnings still count for --max-warnings', async () => {
+    const loud = await run([WITH_ERRORS, '--no-color']);
+    const quiet = await run([WITH_ERRORS, '--no-color', '--quiet']);
     expect(loud.stdout).toContain('warning:');
     expect(quiet.stdout).not.toContain('warning:');
     expect(quiet.stdout).toContain('FAIL  8 errors, 0 warnings, 0 info');
     expect(quiet.status).toBe(1);
-    const json = JSON.parse(run([WITH_ERRORS, '--json', '-q']).stdout) as { diagnostics: { severity: string }[] };
+    const json = JSON.parse((await run([WITH_ERRORS, '--json', '-q'])).stdout) as { diagnostics: { severity: string }[] };
     expect(new Set(json.diagnostics.map((d) => d.severity))).toEqual(new Set(['Error']));
-    const warnings = run(['fixtures/projects/unknown-key', '--quiet', '--max-warnings', '0']);
+    const warnings = await run(['fixtures/projects/unknown-key', '--quiet', '--max-warnings', '0']);
     expect(warnings.stdout).toContain('PASS  0 errors, 0 warnings');
     expect(warnings.status).toBe(1);
   });
 
-  it('also silences the preset note', () => {
+  it('also silences the preset note', async () => {
     const dir = temps.copy('plain-collection');
-    expect(run([dir]).stderr).toContain('preset agent-skills');
-    expect(run([dir, '--quiet']).stderr).toBe('');
+    expect((await run([dir])).stderr).toContain('preset agent-skills');
+    expect((await run([dir, '--quiet'])).stderr).toBe('');
   });
 });
 
 describe('--output-file', () => {
-  it('writes the report to the file (creating directories), nothing on stdout, never coloured', () => {
+  it('writes the report to the file (creating directories), nothing on stdout, never coloured', async () => {
     const dir = temps.dir();
     const file = join(dir, 'reports', 'deep', 'loopkit.sarif');
-    const r = run([WITH_ERRORS, '--format', 'sarif', '--output-file', file, '--color']);
+    const r = await run([WITH_ERRORS, '--format', 'sarif', '--output-file', file, '--color']);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(readFileSync(file, 'utf8')).toBe(run([WITH_ERRORS, '--format', 'sarif']).stdout);
+    expect(readFileSync(file, 'utf8')).toBe((await run([WITH_ERRORS, '--format', 'sarif'])).stdout);
     const text = join(dir, 'report.txt');
-    run([WITH_ERRORS, '-o', text, '--color']);
-    expect(readFileSync(text, 'utf8')).toBe(run([WITH_ERRORS]).stdout);
+    await run([WITH_ERRORS, '-o', text, '--color']);
+    expect(readFileSync(text, 'utf8')).toBe((await run([WITH_ERRORS])).stdout);
   });
 
-  it('a path that cannot be written is exit 2 with a message', () => {
+  it('a path that cannot be written is exit 2 with a message', async () => {
     const dir = temps.dir();
     mkdirSync(join(dir, 'a-directory'));
-    const r = run([WITH_ERRORS, '--output-file', join(dir, 'a-directory')]);
+    const r = await run([WITH_ERRORS, '--output-file', join(dir, 'a-directory')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('cannot write --output-file');
     expect(r.stderr).toContain('it is a directory');
@@ -145,8 +145,8 @@ describe('--output-file', () => {
 });
 
 describe('documentation links', () => {
-  it('--docs shows the page of each problem and how to read it in the terminal', () => {
-    const r = run([WITH_ERRORS, '--no-color', '--docs']);
+  it('--docs shows the page of each problem and how to read it in the terminal', async () => {
+    const r = await run([WITH_ERRORS, '--no-color', '--docs']);
     expect(r.stdout).toContain(
       [
         "fixtures/projects/with-errors/skills/running-a/LOOP.md:4:1: warning: State 'in-review' has a self-loop as its only transition (may loop forever)  [sim-self-loop-only]",
@@ -158,11 +158,11 @@ describe('documentation links', () => {
     );
     const problems = r.stdout.split('\n').filter((l) => /: (error|warning|info): /u.test(l)).length;
     expect(r.stdout.split('\n').filter((l) => l.startsWith('    docs: ')).length).toBe(problems);
-    expect(run([WITH_ERRORS, '--no-color']).stdout).not.toContain('docs:');
+    expect((await run([WITH_ERRORS, '--no-color'])).stdout).not.toContain('docs:');
   });
 
-  it('SARIF rules carry helpUri and the documentation page as help', () => {
-    const doc = JSON.parse(run([WITH_ERRORS, '--format', 'sarif']).stdout) as {
+  it('SARIF rules carry helpUri and the documentation page as help', async () => {
+    const doc = JSON.parse((await run([WITH_ERRORS, '--format', 'sarif'])).stdout) as {
       runs: { tool: { driver: { rules: { id: string; helpUri: string; help?: { markdown: string } }[] } } }[];
     };
     const rules = doc.runs[0]!.tool.driver.rules;

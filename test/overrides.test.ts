@@ -70,13 +70,13 @@ describe('overrides', () => {
     ]);
   });
 
-  it('an unknown rule in an override is a configuration error at its line, with a suggestion (exit 2)', () => {
+  it('an unknown rule in an override is a configuration error at its line, with a suggestion (exit 2)', async () => {
     const dir = copy();
     writeFileSync(
       join(dir, '.loopkit.yaml'),
       'extends: agent-skills\noverrides:\n  - files: skills/**\n    rules:\n      skill-broken-links: off\n      skill-time-sensitiv: warn\n',
     );
-    const r = run([dir]);
+    const r = await run([dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
       ".loopkit.yaml:5:7: overrides.0.rules.skill-broken-links: unknown rule 'skill-broken-links'; did you mean 'skill-broken-link'?",

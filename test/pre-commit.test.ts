@@ -106,7 +106,7 @@ describe('pre-commit, end to end', () => {
     : 'SKIPPED: the pre-commit tool is not installed (Debian: apt-get install pre-commit), so the hook was not run end to end';
   it.skipIf(!hasPreCommit)(
     title,
-    () => {
+    async () => {
       const hookRepo = hookRepository();
       const home = temps.dir('loopkit-pre-commit-home-');
       const project = temps.dir('loopkit-pre-commit-project-');
@@ -124,7 +124,7 @@ describe('pre-commit, end to end', () => {
         join(project, '.pre-commit-config.yaml'),
         `repos:\n  - repo: ${hookRepo.path}\n    rev: ${hookRepo.rev}\n    hooks:\n      - id: loopkit\n`,
       );
-      expect(run(['init', '--yes'], { cwd: project }).status).toBe(0);
+      expect((await run(['init', '--yes'], { cwd: project })).status).toBe(0);
       const install = sh('pre-commit', 'install');
       expect(install.status, install.stderr).toBe(0);
 

@@ -82,11 +82,13 @@ describe('the default set of agent-skills', () => {
 describe('strict, chosen by name', () => {
   const project = 'fixtures/projects/seed-skills';
 
-  it('--preset strict reports what agent-skills leaves out, as warnings at most', () => {
-    const json = (args: string[]) =>
-      JSON.parse(run([project, '--no-cache', '--format', 'json', ...args]).stdout) as { diagnostics: { code: string; severity: string }[] };
-    const plain = json([]).diagnostics;
-    const strict = json(['--preset', 'strict']).diagnostics;
+  it('--preset strict reports what agent-skills leaves out, as warnings at most', async () => {
+    const json = async (args: string[]) =>
+      JSON.parse((await run([project, '--no-cache', '--format', 'json', ...args])).stdout) as {
+        diagnostics: { code: string; severity: string }[];
+      };
+    const plain = (await json([])).diagnostics;
+    const strict = (await json(['--preset', 'strict'])).diagnostics;
     expect(plain.some((d) => STRICT_ONLY.includes(d.code))).toBe(false);
     expect(strict.some((d) => STRICT_ONLY.includes(d.code))).toBe(true);
     expect(strict.filter((d) => STRICT_ONLY.includes(d.code)).every((d) => d.severity !== 'Error')).toBe(true);

@@ -20,7 +20,7 @@ afterAll(() => temps.cleanup());
 const env = { [ENV_NAME]: ENV_SECRET };
 
 describe('trace --follow and watch on what is no file to follow', () => {
-  it('trace --follow refuses a FIFO and /dev/zero at once (exit 2); trace refuses a FIFO', () => {
+  it('trace --follow refuses a FIFO and /dev/zero at once (exit 2); trace refuses a FIFO', async () => {
     const { project } = attackLayout(temps);
     const follow = (file: string) =>
       spawnSync(process.execPath, [BIN, 'trace', '--follow', file], {
@@ -33,7 +33,7 @@ describe('trace --follow and watch on what is no file to follow', () => {
     expect([fifo.status, fifo.stderr]).toEqual([2, 'loopkit: error: trace is not a file: fifo.json (a FIFO)\n']);
     const zero = follow('/dev/zero');
     expect([zero.status, zero.stderr]).toEqual([2, 'loopkit: error: trace is not a file: /dev/zero (a device)\n']);
-    const once = run(['trace', 'fifo.json'], { cwd: project, env });
+    const once = await run(['trace', 'fifo.json'], { cwd: project, env });
     expect([once.status, once.stderr]).toEqual([2, 'loopkit: error: trace is not a file: fifo.json\n']);
   });
 
@@ -60,9 +60,9 @@ describe('trace --follow and watch on what is no file to follow', () => {
 });
 
 describe('check reads nothing through the project that lies outside it', () => {
-  it('a SKILL.md that is a link leading out is a read error, nothing of it quoted', () => {
+  it('a SKILL.md that is a link leading out is a read error, nothing of it quoted', async () => {
     const { project } = attackLayout(temps, { skillLink: true });
-    const r = run(['check', '.', '--format', 'json'], { cwd: project, env });
+    const r = await run(['check', '.', '--format', 'json'], { cwd: project, env });
     expect(r.status).toBe(1);
     noLeak(r.stdout + r.stderr);
     const report = JSON.parse(r.stdout) as { diagnostics: { code: string; location: { path: string }; message: string }[] };
@@ -75,18 +75,18 @@ describe('check reads nothing through the project that lies outside it', () => {
     ]);
   });
 
-  it('a .loopkit.yaml that is a link leading out is a configuration error (exit 2), nothing of it quoted', () => {
+  it('a .loopkit.yaml that is a link leading out is a configuration error (exit 2), nothing of it quoted', async () => {
     const { project, base } = attackLayout(temps);
     writeFileSync(join(base, 'config.yaml'), `max_iterations: ${ENV_SECRET}\nskills_dir: skills\n`);
     rmSync(join(project, '.loopkit.yaml'));
     symlinkSync('../config.yaml', join(project, '.loopkit.yaml'));
-    const r = run(['check', '.'], { cwd: project, env });
+    const r = await run(['check', '.'], { cwd: project, env });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('.loopkit.yaml: is a symbolic link that leads outside the project');
     noLeak(r.stdout + r.stderr);
   });
 
-  it('a loop_state_files path outside the project is not looked up: the same message whether something is there or not', () => {
+  it('a loop_state_files path outside the project is not looked up: the same message whether something is there or not', async () => {
     const { project, base } = attackLayout(temps);
     symlinkSync('../nowhere.json', join(project, 'dangling.json'));
     const config = [
@@ -101,7 +101,7 @@ describe('check reads nothing through the project that lies outside it', () => {
       '',
     ].join('\n');
     writeFileSync(join(project, '.loopkit.yaml'), config);
-    const r = run(['check', '.', '--format', 'json'], { cwd: project, env });
+    const r = await run(['check', '.', '--format', 'json'], { cwd: project, env });
     const report = JSON.parse(r.stdout) as { diagnostics: { code: string; message: string }[] };
     const messages = report.diagnostics.filter((d) => d.code === 'loop-state-file-missing').map((d) => d.message);
     expect(messages).toEqual([
@@ -115,21 +115,21 @@ describe('check reads nothing through the project that lies outside it', () => {
     noLeak(r.stdout + r.stderr);
   });
 
-  it('a folder name with an escape sequence is written escaped: the terminal gets no escape sequence from the project', () => {
+  it('a folder name with an escape sequence is written escaped: the terminal gets no escape sequence from the project', async () => {
     const dir = temps.dir('loopkit-escape-');
     const skill = join(dir, 'skills', 'x\u001b]0;PWNED\u0007y\u202e');
     mkdirSync(skill, { recursive: true });
     writeFileSync(join(skill, 'SKILL.md'), '---\nname: a\ndescription: b\n---\n');
-    const r = run(['check', '.'], { cwd: dir });
+    const r = await run(['check', '.'], { cwd: dir });
     expect(r.stdout).toContain('skills/x\\u001b]0;PWNED\\u0007y\\u202e/SKILL.md');
     expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/u);
-    const compact = run(['check', '.', '--format', 'compact'], { cwd: dir });
+    const compact = await run(['check', '.', '--format', 'compact'], { cwd: dir });
     expect(compact.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/u);
   });
 });
 
 describe('the one program loopkit runs is never the repository’s', () => {
-  it('a git in the project is not run, even with the working directory on the PATH; the real git still finds tracked skills', () => {
+  it('a git in the project is not run, even with the working directory on the PATH; the real git still finds tracked skills', async () => {
     const real = gitProgram('/nonexistent-project-root');
     if (real === null) return void console.warn('git is not installed: test skipped');
     const dir = temps.dir('loopkit-git-');
@@ -145,7 +145,7 @@ describe('the one program loopkit runs is never the repository’s', () => {
     writeFileSync(join(dir, 'git'), `#!/bin/sh\necho ran > '${marker}'\nexit 1\n`);
     chmodSync(join(dir, 'git'), 0o755);
     const path = ['', '.', process.env.PATH ?? ''].join(delimiter);
-    const r = run(['check', '.', '--format', 'json'], { cwd: dir, env: { PATH: path } });
+    const r = await run(['check', '.', '--format', 'json'], { cwd: dir, env: { PATH: path } });
     expect(existsSync(marker), 'the repository’s git ran').toBe(false);
     const report = JSON.parse(r.stdout) as { diagnostics: { location: { path: string } }[] };
     expect(report.diagnostics.some((d) => d.location.path === 'skills/hidden-skill/SKILL.md')).toBe(true);

@@ -123,12 +123,12 @@ describe('severity by target', () => {
     expect(await shown()).toEqual(['skills/claude-formatting/SKILL.md warning', 'skills/formatting/SKILL.md warning']);
   });
 
-  it('an unknown target is a located configuration error, or a usage error on the command line, with a suggestion', () => {
+  it('an unknown target is a located configuration error, or a usage error on the command line, with a suggestion', async () => {
     const root = project({ '.loopkit.yaml': 'targets: [claude-code, copilt]\n', 'skills/formatting/SKILL.md': NAMELESS });
-    const config = run(['check', root]);
+    const config = await run(['check', root]);
     expect(config.status).toBe(2);
     expect(config.stderr).toContain(".loopkit.yaml:1:24: targets.1: unknown target 'copilt'; did you mean 'copilot'?");
-    const cli = run(['check', root, '--target', 'claude-cod']);
+    const cli = await run(['check', root, '--target', 'claude-cod']);
     expect(cli.status).toBe(2);
     expect(cli.stderr).toContain("unknown target 'claude-cod'; did you mean 'claude-code'?");
   });
@@ -185,9 +185,9 @@ describe('saying which targets a skill got and why', () => {
       'plugins/p/skills/formatting/SKILL.md': NAMELESS,
       'skills/formatting-docs/SKILL.md': NAMELESS,
     });
-  it('--print-config <file>: the skill, its loaders and why, and every rule’s severity in that file', () => {
+  it('--print-config <file>: the skill, its loaders and why, and every rule’s severity in that file', async () => {
     const dir = root();
-    const r = run(['check', dir, '--print-config', join(dir, '.claude/skills/formatting-notes/SKILL.md')]);
+    const r = await run(['check', dir, '--print-config', join(dir, '.claude/skills/formatting-notes/SKILL.md')]);
     expect(r.status).toBe(0);
     const shown = JSON.parse(r.stdout) as {
       file: string;
@@ -206,20 +206,20 @@ describe('saying which targets a skill got and why', () => {
     expect(shown.rules['skill-missing-name']).toBe('warning');
     expect(shown.rules['skill-name-mismatch-dir']).toBe('off');
     expect(shown.rules['skill-broken-link']).toBe('error');
-    const plugin = JSON.parse(run(['check', dir, '--print-config', join(dir, 'plugins/p/skills/formatting/SKILL.md')]).stdout);
+    const plugin = JSON.parse((await run(['check', dir, '--print-config', join(dir, 'plugins/p/skills/formatting/SKILL.md')])).stdout);
     expect(plugin.targets).toEqual({ targets: ['claude-code'], alsoReadBy: [], why: 'below plugins/p/.claude-plugin/plugin.json' });
     expect(plugin.rules['skill-missing-name']).toBe('off');
     const named = JSON.parse(
-      run(['check', dir, '--target', 'copilot', '--print-config', join(dir, 'plugins/p/skills/formatting/SKILL.md')]).stdout,
+      (await run(['check', dir, '--target', 'copilot', '--print-config', join(dir, 'plugins/p/skills/formatting/SKILL.md')])).stdout,
     );
     expect(named.targets).toEqual({ targets: ['copilot'], alsoReadBy: ['claude-code'], why: '--target' });
     expect(named.rules['skill-missing-name']).toBe('error');
-    const outside = run(['check', dir, '--print-config', tmpdir()]);
+    const outside = await run(['check', dir, '--print-config', tmpdir()]);
     expect(outside.status).toBe(2);
     expect(outside.stderr).toContain('is not a file of the project');
   });
-  it('--verbose: the loaders per group of skills, and why', () => {
-    const r = run(['check', root(), '--verbose']);
+  it('--verbose: the loaders per group of skills, and why', async () => {
+    const r = await run(['check', root(), '--verbose']);
     expect(r.stderr).toContain('  targets (the loaders the skills are written for):\n');
     expect(r.stderr).toContain('    claude-code: 1 skill (in .claude/skills/); also read by copilot\n');
     expect(r.stderr).toContain('    claude-code: 1 skill (below plugins/p/.claude-plugin/plugin.json)\n');
@@ -227,21 +227,21 @@ describe('saying which targets a skill got and why', () => {
       '    spec: 1 skill (in no loader’s folder and below no plugin manifest: a portable collection); also read by claude-code, copilot, codex, claude-api\n',
     );
   });
-  it('loopkit rules --target: the rules on for a skill written for that loader; --json carries each loader table', () => {
-    const cc = run(['rules', '--target', 'claude-code']);
+  it('loopkit rules --target: the rules on for a skill written for that loader; --json carries each loader table', async () => {
+    const cc = await run(['rules', '--target', 'claude-code']);
     expect(cc.status).toBe(0);
     expect(cc.stdout).not.toMatch(/^skill-missing-name /mu);
     expect(cc.stdout).toMatch(/^skill-invalid-frontmatter +error /mu);
     // Claude Code documents the form of a name but is not known to reject a skill for it (held-out round 33)
     expect(cc.stdout).not.toMatch(/^skill-name-invalid-chars /mu);
-    const copilot = run(['rules', '--target', 'copilot']);
+    const copilot = await run(['rules', '--target', 'copilot']);
     expect(copilot.stdout).toMatch(/^skill-missing-name +error /mu);
-    const json = JSON.parse(run(['rules', '--json']).stdout) as { code: string; loaders: unknown }[];
+    const json = JSON.parse((await run(['rules', '--json'])).stdout) as { code: string; loaders: unknown }[];
     expect(json.find((r) => r.code === 'skill-missing-name')!.loaders).toMatchObject({
       'claude-code': { does: 'accepts', source: 'https://code.claude.com/docs/en/skills#frontmatter-reference' },
       copilot: { does: 'rejects' },
     });
     expect(json.find((r) => r.code === 'skill-broken-link')!.loaders).toBe('every');
-    expect(run(['rules', '--target', 'copilt']).stderr).toContain("did you mean 'copilot'?");
+    expect((await run(['rules', '--target', 'copilt'])).stderr).toContain("did you mean 'copilot'?");
   });
 });

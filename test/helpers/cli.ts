@@ -1,9 +1,15 @@
-/** Running the real `bin/loopkit.js` in a child process (built by `npm test` before vitest runs). */
+/**
+ * Running loopkit's command line: in this process (`run`: `main` from the sources, in the project's
+ * directory, with the run's environment) or as the real `bin/loopkit.js` in a child process
+ * (`spawnCli`: built by `npm test` before vitest runs), for what only a process shows — the bundle,
+ * its boot and threads, the stack it has, signals, standard input.
+ */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { expect } from 'vitest';
+import { main } from '../../src/cli.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'loopkit.js');
@@ -15,16 +21,66 @@ export interface Run {
   stderr: string;
 }
 
+/** What changes loopkit's output and is never taken from the test's own environment. */
+const OUTPUT_ENV = ['NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS'];
+
 /** The environment of a run: the test's own, without what changes loopkit's output. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !['NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS'].includes(k)) base[k] = v;
+    if (v !== undefined && !OUTPUT_ENV.includes(k)) base[k] = v;
   }
   return { ...base, ...extra };
 }
 
-export function run(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Run {
+export interface RunOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** The runs in this process, one at a time: each takes the process's directory and environment. */
+let running: Promise<unknown> = Promise.resolve();
+
+/**
+ * `loopkit <args>` run by `main` in this process, as bin/loopkit.js runs it (not a terminal, no
+ * question asked), in `cwd` (default: the repository) with the test's environment and `env`. What a
+ * process would print on a crash (an exception escaping main) is its stack on stderr and exit 1.
+ * Needs a pool whose workers may change directory (vitest's `forks`).
+ */
+export function run(args: string[], options: RunOptions = {}): Promise<Run> {
+  const result = running.then(() => runHere(args, options));
+  running = result.catch(() => undefined);
+  return result;
+}
+
+async function runHere(args: string[], options: RunOptions): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const cwd = process.cwd();
+  const saved = { ...process.env };
+  const env = cleanEnv(options.env);
+  for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
+  Object.assign(process.env, env);
+  try {
+    process.chdir(options.cwd ?? ROOT);
+    const status = await main(args, {
+      stdout: (s) => void out.push(s),
+      stderr: (s) => void err.push(s),
+      env: process.env,
+      isTTY: false,
+    });
+    return { status, stdout: out.join(''), stderr: err.join('') };
+  } catch (e) {
+    return { status: 1, stdout: out.join(''), stderr: `${err.join('')}${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n` };
+  } finally {
+    process.chdir(cwd);
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}
+
+/** `loopkit <args>` run by the real bin/loopkit.js in a child process. */
+export function spawnCli(args: string[], options: RunOptions & { input?: string } = {}): Run {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? ROOT,
     env: cleanEnv(options.env),

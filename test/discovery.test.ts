@@ -161,6 +161,7 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
       ['tests', 'tests/'],
       ['fixtures', 'fixtures/'],
       ['testdata', 'testdata/'],
+      ['scenarios', 'scenarios/'],
       ['_template', '_*/'],
       ['__tests__', '_*/'],
     ];

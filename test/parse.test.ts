@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFrontmatter } from '../src/parse/frontmatter.js';
+import { claudeCodeQuotes, parseFrontmatter } from '../src/parse/frontmatter.js';
 import { loopFacts } from '../src/parse/loop.js';
 import { sourceFile } from '../src/parse/markdown.js';
 import { sectionsAt } from '../src/parse/sections.js';
@@ -52,6 +52,24 @@ describe('frontmatter', () => {
     const open = parseFrontmatter(sourceFile('SKILL.md', '---\nname: x\n', true))!;
     expect(open.endLine).toBeNull();
     expect(parseFrontmatter(sourceFile('SKILL.md', '# no frontmatter\n', true))).toBeNull();
+  });
+
+  it("names the values Claude Code's second reading quotes, when that reading parses", () => {
+    // a description holding `: `, an argument hint of brackets: quoted, and then a mapping
+    expect(claudeCodeQuotes('name: a\ndescription: Does a. Use when: b\nargument-hint: [x|y] [args]')).toEqual([
+      'description',
+      'argument-hint',
+    ]);
+    const fm = parseFrontmatter(sourceFile('SKILL.md', '---\nname: a\ndescription: Does a. Use when: b\n---\n', true))!;
+    expect(fm.error?.claudeCodeQuotes).toEqual(['description']);
+    // a value in quotes is left alone; one that only opens a quote is quoted as it stands
+    expect(claudeCodeQuotes('name: "a: b"\ndescription: Does a: b')).toEqual(['description']);
+    expect(claudeCodeQuotes('name: a\ndescription: "Does a: b')).toEqual(['description']);
+    // only keys of letters, `_` and `-` are read again: with a digit in the key the block stays broken
+    expect(claudeCodeQuotes('description: Does a: b\nstep2: x: y')).toBeNull();
+    // a key written twice is no value to quote
+    expect(claudeCodeQuotes('name: a\nname: b')).toBeNull();
+    expect(parseFrontmatter(sourceFile('SKILL.md', '---\nname: a\nname: b\n---\n', true))!.error?.claudeCodeQuotes).toBeUndefined();
   });
 
   it('works with CRLF line endings', () => {

@@ -199,6 +199,7 @@ export const OTHER_USE_FOLDERS: Readonly<Record<string, string>> = {
   tests: 'tests and their fixtures',
   fixtures: 'tests and their fixtures',
   testdata: 'tests and their fixtures',
+  scenarios: 'tests and their fixtures',
 };
 
 /** A `<place>/skills/` folder above a skill's folder: `.claude` and `.claude/skills/` for `.claude/skills/a`. */

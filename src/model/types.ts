@@ -137,7 +137,13 @@ export interface Frontmatter {
   /** nested entries of mapping values, keyed `parent.child` (any depth, dotted) */
   nested: readonly FrontmatterEntry[];
   /** a YAML syntax error, if the block could not be parsed */
-  error?: { message: string; line: number; column: number };
+  error?: {
+    message: string;
+    line: number;
+    column: number;
+    /** the keys whose values Claude Code's second reading quotes, when that reading parses (claudeCodeQuotes) */
+    claudeCodeQuotes?: string[];
+  };
 }
 
 export interface Section {

@@ -6,6 +6,36 @@ import { isMap, isScalar, LineCounter, parseDocument, type Node as YamlNode } fr
 import type { Frontmatter, FrontmatterEntry, SourceFile } from '../model/types.js';
 import { splitLines } from '../util/text.js';
 
+/** A plain value Claude Code's second reading quotes: it holds `: ` or a YAML indicator. */
+const CLAUDE_CODE_SPECIAL = /[{}[\]*&#!|>%@`]|: /u;
+
+/**
+ * Claude Code's second reading of frontmatter that does not parse (its frontmatter parser, since
+ * 2.1.69: "Fixed skill descriptions with colons … failing to load"): every top-level `key: value`
+ * line whose value is not quoted and holds `: ` or a YAML indicator is written `key: "value"`, and
+ * the block is parsed again. The keys it quoted when that reading gives a mapping; null when it
+ * does not (Claude Code then reads no frontmatter at all).
+ */
+export function claudeCodeQuotes(raw: string): string[] | null {
+  const keys: string[] = [];
+  const text = raw
+    .split('\n')
+    .map((line) => {
+      const m = /^([a-zA-Z_-]+):\s+(.+)$/u.exec(line);
+      if (!m) return line;
+      const [, key, value] = m as unknown as [string, string, string];
+      if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) return line;
+      if (!CLAUDE_CODE_SPECIAL.test(value)) return line;
+      keys.push(key);
+      return `${key}: "${value.replace(/\\/gu, '\\\\').replace(/"/gu, '\\"')}"`;
+    })
+    .join('\n');
+  if (keys.length === 0) return null;
+  const again = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (again.errors.length > 0 || !isMap(again.contents)) return null;
+  return [...new Set(keys)];
+}
+
 /** Returns null when the file does not open with a `---` line. */
 export function parseFrontmatter(file: SourceFile): Frontmatter | null {
   const lines = splitLines(file.text);
@@ -39,6 +69,8 @@ export function parseFrontmatter(file: SourceFile): Frontmatter | null {
     const err = doc.errors[0]!;
     const p = at(err.pos[0]);
     fm.error = { message: err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), ...p };
+    const quoted = claudeCodeQuotes(raw);
+    if (quoted !== null) fm.error.claudeCodeQuotes = quoted;
     return fm;
   }
   const contents = doc.contents as YamlNode | null;

@@ -21,7 +21,8 @@ export default defineRule({
   check({ project, report }) {
     for (const skill of project.skills) {
       const err = skill.frontmatter?.error;
-      if (!err) continue;
+      // what Claude Code reads by quoting values is skill-frontmatter-needs-quoting's
+      if (!err || err.claudeCodeQuotes) continue;
       report({
         messageId: 'invalid',
         data: { message: err.message, dir: skill.dirName },

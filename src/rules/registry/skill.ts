@@ -6,6 +6,7 @@ import loopMissingForTransitionSkill from '../loop-missing-for-transition-skill.
 import loopNotReferencedInSkill from '../loop-not-referenced-in-skill.js';
 import skillDuplicateName from '../skill-duplicate-name.js';
 import skillDuplicateRules from '../skill-duplicate-rules.js';
+import skillFrontmatterNeedsQuoting from '../skill-frontmatter-needs-quoting.js';
 import skillInvalidFrontmatter from '../skill-invalid-frontmatter.js';
 import skillL1MissingEntryConditions from '../skill-l1-missing-entry-conditions.js';
 import skillL1MissingHaltConditions from '../skill-l1-missing-halt-conditions.js';
@@ -31,6 +32,7 @@ export const skillRules: Rule[] = [
   loopNotReferencedInSkill,
   skillDuplicateName,
   skillDuplicateRules,
+  skillFrontmatterNeedsQuoting,
   skillInvalidFrontmatter,
   skillL1MissingEntryConditions,
   skillL1MissingHaltConditions,

@@ -26,18 +26,27 @@ const NAMELESS = '---\ndescription: Formats changelog entries. Use when preparin
 describe('detectTargets', () => {
   const none = () => false;
   it('reads the loader from the folder a skill sits in, the nearest first', () => {
-    expect(detectTargets('.claude/skills/a', none)).toMatchObject({
+    const copilot = (p: string) => p === '.github/copilot-instructions.md';
+    expect(detectTargets('.claude/skills/a', copilot)).toMatchObject({
       targets: ['claude-code'],
       alsoReadBy: ['copilot'],
-      why: 'in .claude/skills/',
+      why: 'in .claude/skills/, and GitHub Copilot reads it: .github/copilot-instructions.md is there',
     });
     expect(detectTargets('.github/skills/a', none)).toMatchObject({ targets: ['copilot'], alsoReadBy: [] });
-    expect(detectTargets('.agents/skills/a', none)).toMatchObject({ targets: ['codex'], alsoReadBy: ['copilot'] });
+    expect(detectTargets('.agents/skills/a', copilot)).toMatchObject({ targets: ['codex'], alsoReadBy: ['copilot'] });
     expect(detectTargets('.codex/skills/a', none)).toMatchObject({ targets: ['codex'], alsoReadBy: [] });
     expect(detectTargets('packages/web/.github/skills/a', none)).toMatchObject({
       targets: ['copilot'],
       why: 'in packages/web/.github/skills/',
     });
+    // GitHub Copilot reads .claude/skills/ and .agents/skills/ too only in a repository worked on with it
+    // (held-out round 59): its customizations in the folder that holds the agent's folder, or above
+    expect(detectTargets('.claude/skills/a', none)).toMatchObject({ targets: ['claude-code'], alsoReadBy: [], why: 'in .claude/skills/' });
+    expect(detectTargets('.agents/skills/a', none)).toMatchObject({ targets: ['codex'], alsoReadBy: [] });
+    for (const sign of ['.github/instructions', '.github/prompts', '.github/agents', '.github/chatmodes', '.github/skills'])
+      expect(detectTargets('apps/web/.claude/skills/a', (p) => p === sign).alsoReadBy, sign).toEqual(['copilot']);
+    expect(detectTargets('apps/web/.claude/skills/a', (p) => p === 'apps/web/.github/prompts').alsoReadBy).toEqual(['copilot']);
+    expect(detectTargets('apps/web/.claude/skills/a', (p) => p === 'apps/api/.github/prompts').alsoReadBy).toEqual([]);
     // a skill's own sub-folder named skills does not make it another loader's
     expect(detectTargets('.claude/skills/a/examples/skills/b', none).targets).toEqual(['claude-code']);
   });
@@ -80,6 +89,7 @@ describe('detectTargets', () => {
 describe('severity by target', () => {
   it('a missing name: no finding in a Claude Code plugin, not portable in .claude/skills (Copilot reads it), an error for Copilot and a portable collection', async () => {
     const root = project({
+      '.github/copilot-instructions.md': '# Working on this repository\n',
       'plugins/p/.claude-plugin/plugin.json': '{"name": "p"}\n',
       'plugins/p/skills/formatting/SKILL.md': NAMELESS,
       '.claude/skills/formatting-notes/SKILL.md': NAMELESS,
@@ -92,7 +102,9 @@ describe('severity by target', () => {
       ['.github/skills/formatting-logs/SKILL.md', 'error', 'name field missing from frontmatter'],
       ['skills/formatting-docs/SKILL.md', 'error', 'name field missing from frontmatter'],
     ]);
-    expect(r.diagnostics[0]!.help).toContain('GitHub Copilot rejects it. The skill is written for Claude Code (in .claude/skills/).');
+    expect(r.diagnostics[0]!.help).toContain(
+      'GitHub Copilot rejects it. The skill is written for Claude Code (in .claude/skills/, and GitHub Copilot reads it: .github/copilot-instructions.md is there).',
+    );
     expect(r.diagnostics[1]!.help).toContain('GitHub Copilot rejects it.');
   });
 
@@ -148,8 +160,13 @@ describe('severity by target', () => {
     it(`${rule.meta.code}: for each target, the severity its loader table gives; never an error where the loader accepts it`, async () => {
       const table = rule.meta.loaders as Exclude<typeof rule.meta.loaders, 'every' | undefined>;
       const preset = presetSeverity(rule.meta, { presets: ['agent-skills'], auto: false });
-      // the rule's invalid fixtures of a portable collection (no config of their own)
-      const cases = listCases(rule.meta.code).filter((c) => c.kind === 'invalid' && !existsSync(join(c.dir, '.loopkit.yaml')));
+      // the rule's invalid fixtures of a portable collection (no config of their own, no loader's folder)
+      const cases = listCases(rule.meta.code).filter(
+        (c) =>
+          c.kind === 'invalid' &&
+          !existsSync(join(c.dir, '.loopkit.yaml')) &&
+          !['.claude', '.agents', '.codex', '.github'].some((f) => existsSync(join(c.dir, f))),
+      );
       let seen = 0;
       for (const c of cases) {
         const root = temp();
@@ -180,6 +197,7 @@ describe('severity by target', () => {
 describe('saying which targets a skill got and why', () => {
   const root = () =>
     project({
+      '.github/copilot-instructions.md': '# Working on this repository\n',
       '.claude/skills/formatting-notes/SKILL.md': NAMELESS,
       'plugins/p/.claude-plugin/plugin.json': '{}\n',
       'plugins/p/skills/formatting/SKILL.md': NAMELESS,
@@ -200,7 +218,11 @@ describe('saying which targets a skill got and why', () => {
       file: '.claude/skills/formatting-notes/SKILL.md',
       skill: 'formatting-notes',
       presets: ['agent-skills'],
-      targets: { targets: ['claude-code'], alsoReadBy: ['copilot'], why: 'in .claude/skills/' },
+      targets: {
+        targets: ['claude-code'],
+        alsoReadBy: ['copilot'],
+        why: 'in .claude/skills/, and GitHub Copilot reads it: .github/copilot-instructions.md is there',
+      },
     });
     // Copilot reads .claude/skills and requires a name: not portable; Claude Code accepts any folder name
     expect(shown.rules['skill-missing-name']).toBe('warning');
@@ -221,7 +243,9 @@ describe('saying which targets a skill got and why', () => {
   it('--verbose: the loaders per group of skills, and why', async () => {
     const r = await run(['check', root(), '--verbose']);
     expect(r.stderr).toContain('  targets (the loaders the skills are written for):\n');
-    expect(r.stderr).toContain('    claude-code: 1 skill (in .claude/skills/); also read by copilot\n');
+    expect(r.stderr).toContain(
+      '    claude-code: 1 skill (in .claude/skills/, and GitHub Copilot reads it: .github/copilot-instructions.md is there); also read by copilot\n',
+    );
     expect(r.stderr).toContain('    claude-code: 1 skill (below plugins/p/.claude-plugin/plugin.json)\n');
     expect(r.stderr).toContain(
       '    spec: 1 skill (in no loader’s folder and below no plugin manifest: a portable collection); also read by claude-code, copilot, codex, claude-api\n',

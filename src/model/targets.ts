@@ -142,12 +142,35 @@ export function ancestors(dir: string): string[] {
 
 export const inFolder = (folder: string, file: string) => (folder === '' ? file : `${folder}/${file}`);
 
+/** What says a repository is worked on with GitHub Copilot: its customization files (docs.github.com, "Customize Copilot"). */
+const COPILOT_SIGNS: readonly string[] = [
+  '.github/copilot-instructions.md',
+  '.github/instructions',
+  '.github/prompts',
+  '.github/agents',
+  '.github/chatmodes',
+  '.github/skills',
+];
+
+/**
+ * The first file or folder of GitHub Copilot's customizations (COPILOT_SIGNS) in the project folder
+ * `folder` or above it, project-relative; null when there is none: a repository nobody works on with
+ * Copilot, where what only Copilot rejects in `.claude/skills/` is nothing to act on (held-out round 59).
+ */
+export function copilotSign(folder: string, has: HasFile): string | null {
+  for (const f of [folder, ...ancestors(folder)]) {
+    for (const sign of COPILOT_SIGNS) if (has(inFolder(f, sign))) return inFolder(f, sign);
+  }
+  return null;
+}
+
 /**
  * The loaders a skill is written for, from where its folder `dir` (project-relative) sits and the
  * manifests above it:
- * - a `.claude/skills/` folder: Claude Code (GitHub Copilot reads it too);
+ * - a `.claude/skills/` folder: Claude Code (GitHub Copilot reads it too, where the repository shows
+ *   it is worked on with Copilot: copilotSign);
  * - a `.github/skills/` folder: GitHub Copilot;
- * - an `.agents/skills/` folder: Codex (GitHub Copilot reads it too); `.codex/skills/`: Codex;
+ * - an `.agents/skills/` folder: Codex (GitHub Copilot reads it too, likewise); `.codex/skills/`: Codex;
  * - a folder below a Claude Code plugin or marketplace (`.claude-plugin/plugin.json` or
  *   `.claude-plugin/marketplace.json` in a folder above): Claude Code, which alone installs plugins;
  *   below a Codex plugin or marketplace (`.codex-plugin/plugin.json`, `.agents/plugins/marketplace.json`): Codex;
@@ -158,9 +181,16 @@ export const inFolder = (folder: string, file: string) => (folder === '' ? file 
 export function detectTargets(dir: string, has: HasFile): SkillTargets {
   // the nearest `<place>/skills` pair above the skill's folder
   for (const { place, at } of skillsFoldersOf(dir)) {
-    if (place === '.claude') return { targets: ['claude-code'], alsoReadBy: ['copilot'], why: `in ${at}`, named: false };
+    // GitHub Copilot reads `.claude/skills/` and `.agents/skills/` too: in a repository worked on with it
+    const copilot = (): { alsoReadBy: Target[]; why: string } => {
+      const sign = copilotSign(at.slice(0, -`${place}/skills/`.length).replace(/\/$/u, ''), has);
+      return sign === null
+        ? { alsoReadBy: [], why: `in ${at}` }
+        : { alsoReadBy: ['copilot'], why: `in ${at}, and GitHub Copilot reads it: ${sign} is there` };
+    };
+    if (place === '.claude') return { targets: ['claude-code'], ...copilot(), named: false };
     if (place === '.github') return { targets: ['copilot'], alsoReadBy: [], why: `in ${at}`, named: false };
-    if (place === '.agents') return { targets: ['codex'], alsoReadBy: ['copilot'], why: `in ${at}`, named: false };
+    if (place === '.agents') return { targets: ['codex'], ...copilot(), named: false };
     if (place === '.codex') return { targets: ['codex'], alsoReadBy: [], why: `in ${at}`, named: false };
     // any other agent's own folder (`.cursor/skills/`, `.gemini/skills/`, `.devin/skills/`): that agent
     // alone reads it, as the specification says; no other loader installs or uploads from there

@@ -151,6 +151,8 @@ function discoveryLines(result: LintResult): string[] {
   if (layout.nested.length > 0) lines.push(`  inside other skills (part of them): ${some(layout.nested)}`);
   if (layout.fragments.length > 0) lines.push(`  pieces of a skill of their name (no frontmatter): ${some(layout.fragments)}`);
   if (layout.indexes.length > 0) lines.push(`  indexes of the skills below them (no frontmatter): ${some(layout.indexes)}`);
+  if (layout.packageDocs.length > 0)
+    lines.push(`  documents of the code packages they sit in (no frontmatter): ${some(layout.packageDocs)}`);
   if (layout.subprojects.length > 0) lines.push(`  projects of their own: ${some(layout.subprojects)}`);
   if (layout.unchecked.length > 0) lines.push(`  not checked (skill-outside-skills-dir): ${some(layout.unchecked.map((u) => u.dir))}`);
   return lines;

@@ -681,6 +681,47 @@ describe('a SKILL.md without frontmatter above skills of its own is an index of 
   });
 });
 
+describe("a SKILL.md without frontmatter in a code package's folder is the package's document (held-out round 60: a Go package named skill)", () => {
+  const template = '# Skill title\n\nDescribe when to use this skill.\n';
+  it('is not checked as a skill, and the run names it on stderr', async () => {
+    const dir = temps.dir('loopkit-package-');
+    writeWithoutFrontmatter(dir, 'skill', template);
+    writeFileSync(join(dir, 'skill', 'go.mod'), 'module example.com/kit/skill\n');
+    writeSkill(dir, '.github/skills/planning');
+    const r = await check(dir);
+    expect(skillsOf(r)).toEqual(['.github/skills/planning']);
+    expect(r.layout.packageDocs).toEqual(['skill']);
+    const cli = await run([dir, '--no-cache']);
+    expect(cli.status).toBe(0);
+    expect(cli.stderr).toContain("1 SKILL.md file has no frontmatter and sits in a code package's folder");
+    expect((await run([dir, '--no-cache', '--verbose'])).stderr).toMatch(
+      /documents of the code packages they sit in \(no frontmatter\): \S*skill\n/,
+    );
+  });
+
+  it('with a frontmatter, in a skills folder, or at the root, it is a skill', async () => {
+    const dir = temps.dir('loopkit-package-');
+    // a skill whose scripts have a package.json, in skills/: checked, and lacks its frontmatter
+    writeWithoutFrontmatter(dir, 'skills/formatting', template);
+    writeFileSync(join(dir, 'skills/formatting', 'package.json'), '{}\n');
+    // a package that ships a real skill
+    writeSkill(dir, 'packages/cli');
+    writeFileSync(join(dir, 'packages/cli', 'package.json'), '{}\n');
+    // in an agent's folder
+    writeWithoutFrontmatter(dir, '.claude/skills/releasing', template);
+    writeFileSync(join(dir, '.claude/skills/releasing', 'pyproject.toml'), '[project]\n');
+    const r = await check(dir);
+    expect(r.layout.packageDocs).toEqual([]);
+    expect(skillsOf(r)).toEqual(['.claude/skills/releasing', 'packages/cli', 'skills/formatting']);
+    expect(r.diagnostics.map((d) => `${d.file} ${d.code}`)).toContain('skills/formatting/SKILL.md skill-missing-frontmatter');
+    const root = temps.dir('loopkit-package-');
+    writeWithoutFrontmatter(root, '', template);
+    writeFileSync(join(root, 'package.json'), '{}\n');
+    writeSkill(root, 'skills/formatting');
+    expect((await check(root)).layout.packageDocs).toEqual([]);
+  });
+});
+
 /** The skills and the SKILL.md folders inside them (parts of them) of a new project of these skills. */
 async function skillsAndNested(...rels: string[]): Promise<{ skills: string[]; nested: string[] }> {
   const dir = temps.dir('loopkit-nested-');

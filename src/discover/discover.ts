@@ -104,6 +104,13 @@ export interface Discovery {
    * skills are found everywhere; sorted
    */
   indexes: string[];
+  /**
+   * folders below the root, outside every `skills/` folder, whose SKILL.md has no frontmatter and
+   * that are a code package's folder (its `go.mod`, `package.json` … beside it): a document of that
+   * package (a Go package named `skill` whose SKILL.md is its template), not a skill; only where
+   * skills are found everywhere; sorted
+   */
+  packageDocs: string[];
   /** folders with a SKILL.md inside a checked skill's folder (part of that skill, not skills of their own), sorted */
   nested: string[];
   /** SKILL.md files found that are not checked, sorted by folder */
@@ -143,6 +150,7 @@ export function classify(
   skillsDirs: readonly string[] | null,
   realOf: (dir: string) => string | null,
   frontmatterIn: (dir: string) => boolean | null = () => true,
+  packageIn: (dir: string) => boolean = () => false,
 ): Discovery {
   // each SKILL.md read once, whether indexes or fragments ask (a folder may be asked of by both)
   const read = new Map<string, boolean | null>();
@@ -151,8 +159,16 @@ export function classify(
     return read.get(dir)!;
   };
   const indexes = skillsDirs === null ? indexesOf(walk.skillDirs, frontmatter) : [];
-  const skillDirs = indexes.length === 0 ? walk.skillDirs : walk.skillDirs.filter((d) => !indexes.includes(d));
-  return { ...withoutFragments(classifyFolders({ ...walk, skillDirs }, skillsDirs, realOf), frontmatter), indexes };
+  // a SKILL.md without frontmatter in a code package's folder, in no skills folder: the package's document
+  const packageDocs =
+    skillsDirs === null
+      ? walk.skillDirs
+          .filter((d) => d !== '' && !indexes.includes(d) && skillsFoldersOf(d).length === 0 && packageIn(d) && frontmatter(d) === false)
+          .sort()
+      : [];
+  const notSkills = new Set([...indexes, ...packageDocs]);
+  const skillDirs = notSkills.size === 0 ? walk.skillDirs : walk.skillDirs.filter((d) => !notSkills.has(d));
+  return { ...withoutFragments(classifyFolders({ ...walk, skillDirs }, skillsDirs, realOf), frontmatter), indexes, packageDocs };
 }
 
 /**
@@ -180,9 +196,9 @@ function indexesOf(found: readonly string[], frontmatterIn: (dir: string) => boo
  * folders that share their name with another skill are read to know (the first bytes of SKILL.md).
  */
 function withoutFragments(
-  d: Omit<Discovery, 'fragments' | 'indexes'>,
+  d: Omit<Discovery, 'fragments' | 'indexes' | 'packageDocs'>,
   frontmatterIn: (dir: string) => boolean | null,
-): Omit<Discovery, 'indexes'> {
+): Omit<Discovery, 'indexes' | 'packageDocs'> {
   const byName = new Map<string, string[]>();
   for (const dir of d.skills) {
     if (dir === '') continue;
@@ -208,7 +224,7 @@ function classifyFolders(
   walk: Walk,
   skillsDirs: readonly string[] | null,
   realOf: (dir: string) => string | null,
-): Omit<Discovery, 'fragments' | 'indexes'> {
+): Omit<Discovery, 'fragments' | 'indexes' | 'packageDocs'> {
   const base = { subprojects: walk.subprojects, ignored: walk.ignored, rootIndex: walk.rootIndex, unreadable: walk.unreadable };
   const found = walk.skillDirs.filter((d) => d !== '');
   const realRoot = realOf('');

@@ -10,7 +10,16 @@ import { agentLoaders, discoverAgents, type AgentDiscovery } from '../discover/a
 import { gitIgnoredPaths, IgnoreRules } from '../discover/ignore.js';
 import { hasFrontmatter, walkProject, type IgnoredFolder } from '../discover/walk.js';
 import { declaredStates, linkPlaces, namedPlace } from '../model/skill.js';
-import { holdsOneOf, inOneOf, inSkillDir, mayBeSharedDocument, sharedPlaces, skillDirName, skillsInside } from '../model/skill-dir.js';
+import {
+  holdsOneOf,
+  inOneOf,
+  inSkillDir,
+  mayBeSharedDocument,
+  PACKAGE_MANIFESTS,
+  sharedPlaces,
+  skillDirName,
+  skillsInside,
+} from '../model/skill-dir.js';
 import type { Target } from '../model/targets.js';
 import type { FileKind, FileModel, LoadProblem, LocalLink, Project, ReferencedFile, Skill } from '../model/types.js';
 import type { AgentDef, PluginManifest } from '../model/agents.js';
@@ -107,6 +116,8 @@ export interface Layout {
   fragments: string[];
   /** directories below the root whose SKILL.md, without frontmatter, is an index of the skills below it (Discovery.indexes), sorted */
   indexes: string[];
+  /** code packages' folders whose SKILL.md, without frontmatter, is a document of the package (Discovery.packageDocs), sorted */
+  packageDocs: string[];
   /** folders below the root with a `.loopkit.yaml` of their own (other projects, not walked), sorted */
   subprojects: string[];
   /** folders not walked because they are ignored, sorted */
@@ -149,6 +160,7 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     nested: d.nested,
     fragments: d.fragments,
     indexes: d.indexes,
+    packageDocs: d.packageDocs,
     subprojects: d.subprojects,
     ignored: d.ignored,
     rootIndex: d.rootIndex,
@@ -156,8 +168,9 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
   });
   const realOf = (d: string) => insideRoot(join(root, d), root);
   const frontmatterIn = (d: string) => hasFrontmatter(join(root, d, 'SKILL.md'), root);
+  const packageIn = (d: string) => PACKAGE_MANIFESTS.some((f) => exists(join(root, d, f)));
   if (options.everywhere) {
-    const found = classify(walkProject(root, rules), null, realOf, frontmatterIn);
+    const found = classify(walkProject(root, rules), null, realOf, frontmatterIn, packageIn);
     if (found.skills.length === 0 && found.unchecked.length === 0) {
       const index = found.rootIndex ? '; the SKILL.md at the root has no frontmatter, so it is no skill' : '';
       throw new ProjectError(`no skills found in ${displayRoot}: no SKILL.md below the root${ignoredSummary(found.ignored)}${index}`);

@@ -185,6 +185,7 @@ export async function prepare(
     );
   }
   if (layout.indexes.length > 0) notes.push(indexNote(layout.indexes));
+  if (layout.packageDocs.length > 0) notes.push(packageDocNote(layout.packageDocs));
   if (layout.nested.length > 0) notes.push(nestedNote(layout.nested));
   if (layout.fragments.length > 0) notes.push(fragmentNote(layout.fragments));
   if (layout.subprojects.length > 0) notes.push(subprojectNote(layout.subprojects));
@@ -250,6 +251,15 @@ function indexNote(indexes: readonly string[]): string {
   const n = indexes.length;
   return (
     `${n} SKILL.md ${n === 1 ? 'file has' : 'files have'} no frontmatter and ${n === 1 ? 'holds' : 'hold'} skills below ${n === 1 ? 'it' : 'them'}: read as ${n === 1 ? 'an index' : 'indexes'} of ${n === 1 ? 'them' : 'those skills'} (a guide above a plugin's skills), not checked as ${n === 1 ? 'a skill' : 'skills'}: ${someOf(indexes)}. ` +
+    `To check ${n === 1 ? 'it as a skill, give it' : 'them as skills, give them'} a frontmatter.`
+  );
+}
+
+/** The line that says which SKILL.md files without frontmatter in code packages' folders were read as documents of those packages, not as skills. */
+function packageDocNote(dirs: readonly string[]): string {
+  const n = dirs.length;
+  return (
+    `${n} SKILL.md ${n === 1 ? 'file has' : 'files have'} no frontmatter and ${n === 1 ? 'sits' : 'sit'} in a code package's folder (beside its go.mod, package.json …), in no skills folder: read as ${n === 1 ? 'a document' : 'documents'} of ${n === 1 ? 'that package' : 'those packages'}, not checked as ${n === 1 ? 'a skill' : 'skills'}: ${someOf(dirs)}. ` +
     `To check ${n === 1 ? 'it as a skill, give it' : 'them as skills, give them'} a frontmatter.`
   );
 }

@@ -165,7 +165,7 @@ export function sharedPlaces(skillDir: string, path: string): string[] {
 }
 
 /** The manifests of a code package (npm, Python, Rust, Go): a folder holding one is a package's folder. */
-const PACKAGE_MANIFESTS: readonly string[] = ['package.json', 'pyproject.toml', 'setup.py', 'Cargo.toml', 'go.mod'];
+export const PACKAGE_MANIFESTS: readonly string[] = ['package.json', 'pyproject.toml', 'setup.py', 'Cargo.toml', 'go.mod'];
 
 /**
  * Is the skill's folder a code package's folder (`packages/cli/` with its `package.json`), outside

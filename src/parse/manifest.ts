@@ -3,8 +3,10 @@
  * `.claude-plugin/plugin.json`, whose `skills`, `agents` and `commands` name paths (a string or a
  * list, relative to the plugin's root, starting with `./`), and a marketplace's
  * `.claude-plugin/marketplace.json`, whose `plugins[].source` names a plugin's folder when it is a
- * relative path (under `metadata.pluginRoot` when that is set). Other sources (GitHub, git, npm)
- * are not looked up.
+ * relative path: from the marketplace's root when it starts with `./` or `../`, and a bare name
+ * (`formatter`) under `metadata.pluginRoot` when that is set (Claude Code 2.1.239: "bare plugin source
+ * names now resolve under it"; sources that start with `./` are unaffected). Other sources (GitHub,
+ * git, npm) are not looked up.
  */
 import { posix } from 'node:path';
 import type { ManifestPath, PluginManifest } from '../model/agents.js';
@@ -46,12 +48,14 @@ export function parseManifest(file: string, text: string, exists: (place: string
     }
   } else {
     const pluginRoot = nodeAt(parsed.root, ['metadata', 'pluginRoot']);
-    const base = pluginRoot?.kind === 'string' ? (placeOf(root, pluginRoot.value) ?? root) : root;
+    const bareBase = pluginRoot?.kind === 'string' ? (placeOf(root, pluginRoot.value) ?? root) : root;
     const plugins = nodeAt(parsed.root, ['plugins']);
     if (plugins?.kind === 'array') {
       plugins.items.forEach((_, i) => {
         const source = nodeAt(parsed.root, ['plugins', i, 'source']);
-        if (source?.kind === 'string') add(`plugins.${i}.source`, source, base);
+        if (source?.kind !== 'string') return;
+        const bare = !/^\.\.?(?:\/|$)/u.test(source.value);
+        add(`plugins.${i}.source`, source, bare ? bareBase : root);
       });
     }
   }

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { defineRule } from '../engine/rule.js';
 import { DOCS } from './lib/loaders.js';
 
@@ -22,8 +23,8 @@ export default defineRule({
     reference: 'new',
     messages: {
       missing: {
-        message: '`{field}` of {manifest} names `{path}`, which does not exist',
-        help: 'Paths of a plugin manifest are relative to the plugin’s root ({root}); a marketplace’s relative `source` is relative to the marketplace’s root (under `metadata.pluginRoot` when set).',
+        message: '`{field}` of {manifest} names `{path}`{where}, which does not exist',
+        help: 'Paths of a plugin manifest are relative to the plugin’s root ({root}); a marketplace’s `source` that starts with `./` is relative to the marketplace’s root, and a bare name is under `metadata.pluginRoot` when that is set.',
       },
       outside: {
         message: '`{field}` of {manifest} names `{path}`, which is not a path inside the project',
@@ -51,7 +52,14 @@ export default defineRule({
         if (p.place === null && p.field.endsWith('source') && !p.path.startsWith('.') && !p.path.startsWith('/')) continue;
         report({
           messageId: p.place === null ? 'outside' : 'missing',
-          data: { field: p.field, manifest: m.file, path: p.path, root: m.root === '' ? 'the project root' : `${m.root}/` },
+          data: {
+            field: p.field,
+            manifest: m.file,
+            path: p.path,
+            // where it was looked for, when the path does not say (a bare name under metadata.pluginRoot)
+            where: p.place !== null && p.place !== posix.normalize(posix.join(m.root, p.path)).replace(/\/+$/u, '') ? ` (${p.place})` : '',
+            root: m.root === '' ? 'the project root' : `${m.root}/`,
+          },
           at: { file: m.file, line: p.line, column: p.column },
         });
       }

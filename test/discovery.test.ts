@@ -162,6 +162,7 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
       ['fixtures', 'fixtures/'],
       ['testdata', 'testdata/'],
       ['scenarios', 'scenarios/'],
+      ['tmp', 'tmp/'],
       ['_template', '_*/'],
       ['__tests__', '_*/'],
     ];

@@ -108,6 +108,22 @@ describe('severity by target', () => {
     expect(r.diagnostics[1]!.help).toContain('GitHub Copilot rejects it.');
   });
 
+  it('what only the specification asks for is a warning in a portable collection (held-out round 61); an error where the specification is named, or stands for the agent of the folder', async () => {
+    const mismatched = '---\nname: formatting-other\ndescription: Formats code. Use when code needs formatting.\n---\n# Formatting\n';
+    const root = project({ 'skills/formatting/SKILL.md': mismatched, '.cursor/skills/formatting/SKILL.md': mismatched });
+    const detected = await lint({ root, only: ['skill-name-mismatch-dir'] });
+    expect(detected.diagnostics.map((d) => [d.file, d.severity, d.message.startsWith('not portable: ')])).toEqual([
+      ['.cursor/skills/formatting/SKILL.md', 'error', false],
+      ['skills/formatting/SKILL.md', 'warning', true],
+    ]);
+    expect(detected.diagnostics[1]!.help).toContain('Only the Agent Skills specification (and its validator, skills-ref) asks for it');
+    const named = await lint({ root, only: ['skill-name-mismatch-dir'], targets: ['spec'] });
+    expect(named.diagnostics.map((d) => d.severity)).toEqual(['error', 'error']);
+    // a condition a loader that reads the collection rejects stays an error there
+    const nameless = await lint({ root: project({ 'skills/formatting-docs/SKILL.md': NAMELESS }), only: ['skill-missing-name'] });
+    expect(nameless.diagnostics.map((d) => d.severity)).toEqual(['error']);
+  });
+
   it('the loop-language preset keeps the reference severities; named targets apply there too', async () => {
     const root = project({ 'plugins/p/.claude-plugin/plugin.json': '{}\n', 'plugins/p/skills/formatting/SKILL.md': NAMELESS });
     const reference = await lint({ root, only: ['skill-missing-name'], preset: 'loop-language' });

@@ -586,14 +586,24 @@ export function runRules(
 
 /**
  * A finding whose severity the skill's loaders decided says so: a finding only loaders that also
- * read the skill fail is `not portable` to them; one a loader the skill is written for fails names
+ * read the skill fail is `not portable` to them, and one of a portable collection that only the
+ * specification asks for says so; one a loader the skill is written for fails names
  * that loader (not for a portable collection, whose loader is the specification every rule page cites).
  */
 function withLoaders(d: Diagnostic, meta: RuleMeta, verdict: TargetedSeverity, loaders: SkillTargets): void {
   const table = meta.loaders;
   if (table === undefined || table === 'every') return;
   const add = (text: string) => (d.help = d.help === '' ? text : `${d.help} ${text}`);
-  if (verdict.notPortable !== undefined) {
+  if (
+    verdict.notPortable !== undefined &&
+    verdict.notPortable.length === 1 &&
+    verdict.notPortable[0] === 'spec' &&
+    loaders.targets.includes('spec')
+  ) {
+    // a portable collection: only the specification asks for it, every loader that reads the skill accepts it
+    d.message = `not portable: ${d.message}`;
+    add('Only the Agent Skills specification (and its validator, skills-ref) asks for it; the loaders that read the skill accept it.');
+  } else if (verdict.notPortable !== undefined) {
     d.message = `not portable: ${d.message}`;
     const what = loaders.always === true ? 'The file' : 'The skill';
     add(`${loaderSentence(table, verdict.notPortable)} ${what} is written for ${loaderList(loaders.targets)} (${loaders.why}).`);

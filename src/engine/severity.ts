@@ -68,6 +68,12 @@ export function targetSeverity(meta: Pick<RuleMeta, 'loaders'>, severity: Settin
   const table = meta.loaders;
   if (severity === 'off' || table === undefined || table === 'every') return { severity };
   const failing = loaders.targets.filter((t) => fails(table[t]));
+  // a portable collection (detected: the specification, read by every loader): where only the
+  // specification asks for it and no loader that reads the skill rejects it, a warning at most
+  if (failing.length === 1 && failing[0] === 'spec' && !loaders.named && loaders.alsoReadBy.length > 0) {
+    if (!loaders.alsoReadBy.some((t) => fails(table[t])))
+      return { severity: severity === 'error' ? 'warning' : severity, notPortable: ['spec'] };
+  }
   if (failing.length > 0) return { severity, failing };
   const notPortable = loaders.alsoReadBy.filter((t) => fails(table[t]));
   if (notPortable.length > 0) return { severity: severity === 'error' ? 'warning' : severity, notPortable };

@@ -200,6 +200,7 @@ export const OTHER_USE_FOLDERS: Readonly<Record<string, string>> = {
   fixtures: 'tests and their fixtures',
   testdata: 'tests and their fixtures',
   scenarios: 'tests and their fixtures',
+  tmp: 'temporary files',
 };
 
 /** A `<place>/skills/` folder above a skill's folder: `.claude` and `.claude/skills/` for `.claude/skills/a`. */

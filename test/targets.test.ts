@@ -108,20 +108,33 @@ describe('severity by target', () => {
     expect(r.diagnostics[1]!.help).toContain('GitHub Copilot rejects it.');
   });
 
-  it('what only the specification asks for is a warning in a portable collection (held-out round 61); an error where the specification is named, or stands for the agent of the folder', async () => {
+  it('what only the specification asks for is a warning in a portable collection (held-out round 61) and in another agent’s folder unless every known loader rejects it (round 66); an error where the specification is named', async () => {
     const mismatched = '---\nname: formatting-other\ndescription: Formats code. Use when code needs formatting.\n---\n# Formatting\n';
     const root = project({ 'skills/formatting/SKILL.md': mismatched, '.cursor/skills/formatting/SKILL.md': mismatched });
     const detected = await lint({ root, only: ['skill-name-mismatch-dir'] });
+    // in another agent's folder too: Claude Code and Copilot accept it, what Cursor does is not known
     expect(detected.diagnostics.map((d) => [d.file, d.severity, d.message.startsWith('not portable: ')])).toEqual([
-      ['.cursor/skills/formatting/SKILL.md', 'error', false],
+      ['.cursor/skills/formatting/SKILL.md', 'warning', true],
       ['skills/formatting/SKILL.md', 'warning', true],
     ]);
+    expect(detected.diagnostics[0]!.help).toContain('what the agent of the skill’s folder does is not known'.replace('’', "'"));
     expect(detected.diagnostics[1]!.help).toContain('Only the Agent Skills specification (and its validator, skills-ref) asks for it');
     const named = await lint({ root, only: ['skill-name-mismatch-dir'], targets: ['spec'] });
     expect(named.diagnostics.map((d) => d.severity)).toEqual(['error', 'error']);
-    // a condition a loader that reads the collection rejects stays an error there
+    // a condition a loader that reads the collection rejects stays an error there; in another agent's
+    // folder, one every loader loopkit knows rejects (a frontmatter no loader parses) stays an error,
+    // one Claude Code accepts (no frontmatter at all) is a warning
     const nameless = await lint({ root: project({ 'skills/formatting-docs/SKILL.md': NAMELESS }), only: ['skill-missing-name'] });
     expect(nameless.diagnostics.map((d) => d.severity)).toEqual(['error']);
+    const agent = project({
+      '.agent/skills/formatting/SKILL.md': '---\nname: formatting\nname: other\n---\n# Formatting\n',
+      '.agent/skills/linting/SKILL.md': '# Linting\n',
+    });
+    const broken = await lint({ root: agent, only: ['skill-invalid-frontmatter', 'skill-missing-frontmatter'] });
+    expect(broken.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['skill-invalid-frontmatter', 'error'],
+      ['skill-missing-frontmatter', 'warning'],
+    ]);
   });
 
   it('the loop-language preset keeps the reference severities; named targets apply there too', async () => {

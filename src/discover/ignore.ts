@@ -40,7 +40,7 @@ export const DEFAULT_IGNORES: readonly DefaultIgnore[] = [
   { pattern: '_*/', why: 'templates and shared parts (`_template/`, `_shared/`, `__tests__/`)' },
 ];
 
-/** Defaults that do not hide a folder holding a SKILL.md itself (all but the `_` folders). */
+/** Defaults that do not hide a folder holding a SKILL.md or a plugin manifest itself (all but the `_` folders). */
 const KEEPS_SKILLS = new Set(DEFAULT_IGNORES.filter((d) => !d.pattern.startsWith('_')).map((d) => d.pattern));
 
 /** Why a path is ignored. */

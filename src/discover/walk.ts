@@ -14,6 +14,9 @@ import { exists, insideRoot, isDirectory, readText } from '../parse/fs.js';
 import type { IgnoreMatch, IgnoreRules } from './ignore.js';
 import { nodeModule } from '../util/node-module.js';
 
+/** What makes a folder a default ignore (build/, test/ …) names a skill or a plugin, kept: its SKILL.md, its plugin manifest. */
+const KEPT_FOLDER_FILES: readonly string[] = ['SKILL.md', '.claude-plugin/plugin.json', '.codex-plugin/plugin.json'];
+
 export interface IgnoredFolder {
   /** project-relative (posix) */
   path: string;
@@ -154,7 +157,9 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
       // a folder a .gitignore names, holding a SKILL.md git tracks, is walked with the rules as they are
       // (only such SKILL.md files are taken in it)
       if (match !== null && !(match.source === 'gitignore' && tracked().folders.has(childPath))) {
-        if (!(match.keepsSkill && exists(join(childAbs, 'SKILL.md')))) {
+        // a default keeps a folder that is a skill itself (`build/SKILL.md`) or a plugin
+        // (`plugins/build/.claude-plugin/plugin.json`: a plugin named build, held-out round 65)
+        if (!(match.keepsSkill && KEPT_FOLDER_FILES.some((f) => exists(join(childAbs, f))))) {
           ignored.push({ path: childPath, match });
           continue;
         }

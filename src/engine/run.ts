@@ -600,9 +600,14 @@ function withLoaders(d: Diagnostic, meta: RuleMeta, verdict: TargetedSeverity, l
     verdict.notPortable[0] === 'spec' &&
     loaders.targets.includes('spec')
   ) {
-    // a portable collection: only the specification asks for it, every loader that reads the skill accepts it
     d.message = `not portable: ${d.message}`;
-    add('Only the Agent Skills specification (and its validator, skills-ref) asks for it; the loaders that read the skill accept it.');
+    add(
+      loaders.alsoReadBy.length > 0
+        ? // a portable collection: only the specification asks for it, every loader that reads the skill accepts it
+          'Only the Agent Skills specification (and its validator, skills-ref) asks for it; the loaders that read the skill accept it.'
+        : // another agent's folder: loaders differ on it, and what that agent does is not known
+          `The Agent Skills specification rejects it; the loaders loopkit knows differ on it, and what the agent of the skill's folder does is not known (${loaders.why}).`,
+    );
   } else if (verdict.notPortable !== undefined) {
     d.message = `not portable: ${d.message}`;
     const what = loaders.always === true ? 'The file' : 'The skill';

@@ -63,16 +63,25 @@ export interface TargetedSeverity {
   notPortable?: readonly Loader[];
 }
 
+/** The loaders loopkit knows the rules of (model/targets.ts), besides the specification. */
+const KNOWN_LOADERS: readonly Loader[] = ['claude-code', 'copilot', 'codex', 'claude-api'];
+
 /** Step 4: the severity of a rule's finding in a skill with these loaders, from the rule's loader table. */
 export function targetSeverity(meta: Pick<RuleMeta, 'loaders'>, severity: Setting, loaders: SkillTargets): TargetedSeverity {
   const table = meta.loaders;
   if (severity === 'off' || table === undefined || table === 'every') return { severity };
   const failing = loaders.targets.filter((t) => fails(table[t]));
-  // a portable collection (detected: the specification, read by every loader): where only the
-  // specification asks for it and no loader that reads the skill rejects it, a warning at most
-  if (failing.length === 1 && failing[0] === 'spec' && !loaders.named && loaders.alsoReadBy.length > 0) {
-    if (!loaders.alsoReadBy.some((t) => fails(table[t])))
-      return { severity: severity === 'error' ? 'warning' : severity, notPortable: ['spec'] };
+  // detected, the specification stands for loaders loopkit does not know the rules of: in a portable
+  // collection (read by every loader), what only the specification asks for and no loader that reads
+  // the skill rejects is a warning at most (held-out round 61); in another agent's folder
+  // (`.cursor/skills/`, `.agent/skills/`: read by that agent alone), an error only where every loader
+  // loopkit knows rejects it too — agents differ where they do (held-out round 66: Antigravity
+  // defaults a missing name to the folder's, as Claude Code does)
+  if (failing.length === 1 && failing[0] === 'spec' && !loaders.named) {
+    const agentFolder = loaders.alsoReadBy.length === 0;
+    const known = agentFolder ? KNOWN_LOADERS.filter((t) => table[t] !== undefined) : loaders.alsoReadBy;
+    const errorStands = agentFolder ? known.length > 0 && known.every((t) => fails(table[t])) : known.some((t) => fails(table[t]));
+    if (!errorStands) return { severity: severity === 'error' ? 'warning' : severity, notPortable: ['spec'] };
   }
   if (failing.length > 0) return { severity, failing };
   const notPortable = loaders.alsoReadBy.filter((t) => fails(table[t]));

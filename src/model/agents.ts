@@ -84,6 +84,12 @@ export interface PluginManifest {
   /** the folder the manifest describes (the plugin's or marketplace's root), project-relative ('' = the root) */
   root: string;
   paths: readonly ManifestPath[];
+  /**
+   * the names a plugin goes by, with its folder (project-relative): a plugin manifest's `name`; a
+   * marketplace's `plugins[].name` with the folder its relative `source` names. Claude Code calls a
+   * plugin's skill `<plugin>:<skill>`.
+   */
+  plugins?: readonly { name: string; place: string }[];
   /** the JSON did not parse: nothing else was read */
   error?: { message: string; line: number; column: number };
 }

@@ -35,12 +35,15 @@ export function parseManifest(file: string, text: string, exists: (place: string
     return manifest;
   }
   const paths: ManifestPath[] = [];
+  const named: { name: string; place: string }[] = [];
   const add = (field: string, node: DataNode, base: string) => {
     if (node.kind !== 'string') return;
     const place = placeOf(base, node.value);
     paths.push({ field, path: node.value, place, exists: place !== null && exists(place), line: node.line, column: node.column });
   };
   if (kind === 'plugin') {
+    const name = nodeAt(parsed.root, ['name']);
+    if (name?.kind === 'string' && name.value !== '') named.push({ name: name.value, place: root });
     for (const field of PLUGIN_PATH_FIELDS) {
       const node = nodeAt(parsed.root, [field]);
       if (node?.kind === 'string') add(field, node, root);
@@ -56,9 +59,13 @@ export function parseManifest(file: string, text: string, exists: (place: string
         if (source?.kind !== 'string') return;
         const bare = !/^\.\.?(?:\/|$)/u.test(source.value);
         add(`plugins.${i}.source`, source, bare ? bareBase : root);
+        const name = nodeAt(parsed.root, ['plugins', i, 'name']);
+        const place = paths[paths.length - 1]!.place;
+        if (name?.kind === 'string' && name.value !== '' && place !== null) named.push({ name: name.value, place });
       });
     }
   }
   manifest.paths = paths;
+  if (named.length > 0) manifest.plugins = named;
   return manifest;
 }

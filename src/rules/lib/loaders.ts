@@ -28,13 +28,13 @@ export const DOCS = {
 const entry = (does: LoaderEntry['does'], source: string, note: string): LoaderEntry => ({ does, source, note });
 
 /** Every loader reads the frontmatter as YAML: one that does not parse is not read. */
-export const YAML_FRONTMATTER: LoaderTable = {
+export const YAML_FRONTMATTER = {
   spec: entry('rejects', DOCS.specFrontmatter, 'SKILL.md starts with YAML frontmatter'),
   'claude-code': entry('rejects', DOCS.claudeCode, 'the frontmatter is YAML between --- markers'),
   copilot: entry('rejects', DOCS.copilot, 'SKILL.md files are Markdown files with YAML frontmatter'),
   codex: entry('rejects', DOCS.codex, 'SKILL.md must include name and description'),
   'claude-api': entry('rejects', DOCS.claudeApi, 'the YAML frontmatter holds the required name and description'),
-};
+} satisfies LoaderTable;
 
 /** The fields the specification, Copilot, Codex and the upload path require, and Claude Code defaults. */
 export function requiredField(field: 'name' | 'description', claudeCodeDefault: string): LoaderTable {

@@ -17,10 +17,14 @@ function write(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-/** Two snapshots: one with a name that differs from its folder and a broken link, one clean. */
+/**
+ * Two snapshots: one with a name that differs from its folder (an error: the collection names the
+ * specification its target) and a broken link, one clean.
+ */
 function corpus(): { dir: string; labels: string; repositories: string } {
   const base = temps.dir('loopkit-accuracy-');
   const dir = join(base, 'snapshots');
+  write(join(dir, 'acme__skills', '.loopkit.yaml'), 'extends: agent-skills\ntargets: spec\n');
   write(
     join(dir, 'acme__skills', 'tools', 'making-maps', 'SKILL.md'),
     '---\nname: drawing-maps\ndescription: Draws maps of a codebase. Use when asked for a map.\n---\n\n# Maps\n\nSee [the guide](guide.md).\n',

@@ -14,7 +14,7 @@ import { exists, insideRoot, isDirectory, readText } from '../parse/fs.js';
 import type { IgnoreMatch, IgnoreRules } from './ignore.js';
 import { nodeModule } from '../util/node-module.js';
 
-/** What makes a folder a default ignore (build/, test/ …) names a skill or a plugin, kept: its SKILL.md, its plugin manifest. */
+/** The files that keep a folder a default ignore names (`build/`, `test/` …): it is a skill (its SKILL.md) or a plugin (its manifest). */
 const KEPT_FOLDER_FILES: readonly string[] = ['SKILL.md', '.claude-plugin/plugin.json', '.codex-plugin/plugin.json'];
 
 export interface IgnoredFolder {

@@ -26,7 +26,7 @@ import { ConfigError, type ConfigIssue } from '../config/errors.js';
 import type { LoadedConfig } from '../config/load.js';
 import { PRESETS } from '../config/presets.js';
 import type { SeveritySetting } from '../config/schema.js';
-import { fails, type Loader, type SkillTargets } from '../model/targets.js';
+import { ALL_LOADERS, fails, type Loader, type SkillTargets } from '../model/targets.js';
 import { closest } from '../util/closest.js';
 import type { Severity } from './diagnostic.js';
 import type { Rule, RuleMeta } from './rule.js';
@@ -63,9 +63,6 @@ export interface TargetedSeverity {
   notPortable?: readonly Loader[];
 }
 
-/** The loaders loopkit knows the rules of (model/targets.ts), besides the specification. */
-const KNOWN_LOADERS: readonly Loader[] = ['claude-code', 'copilot', 'codex', 'claude-api'];
-
 /** Step 4: the severity of a rule's finding in a skill with these loaders, from the rule's loader table. */
 export function targetSeverity(meta: Pick<RuleMeta, 'loaders'>, severity: Setting, loaders: SkillTargets): TargetedSeverity {
   const table = meta.loaders;
@@ -79,7 +76,7 @@ export function targetSeverity(meta: Pick<RuleMeta, 'loaders'>, severity: Settin
   // defaults a missing name to the folder's, as Claude Code does)
   if (failing.length === 1 && failing[0] === 'spec' && !loaders.named) {
     const agentFolder = loaders.alsoReadBy.length === 0;
-    const known = agentFolder ? KNOWN_LOADERS.filter((t) => table[t] !== undefined) : loaders.alsoReadBy;
+    const known = agentFolder ? ALL_LOADERS.filter((t) => table[t] !== undefined) : loaders.alsoReadBy;
     const errorStands = agentFolder ? known.length > 0 && known.every((t) => fails(table[t])) : known.some((t) => fails(table[t]));
     if (!errorStands) return { severity: severity === 'error' ? 'warning' : severity, notPortable: ['spec'] };
   }

@@ -127,7 +127,8 @@ export interface SkillTargets {
 /** What `detectTargets` needs to know of the files around a skill: does the project-relative path exist? */
 export type HasFile = (path: string) => boolean;
 
-const ALL_LOADERS: readonly Target[] = ['claude-code', 'copilot', 'codex', 'claude-api'];
+/** The loaders loopkit knows the rules of, besides the specification. */
+export const ALL_LOADERS: readonly Target[] = ['claude-code', 'copilot', 'codex', 'claude-api'];
 
 /** The folders that hold a project folder, nearest first ('' = the project root). */
 export function ancestors(dir: string): string[] {

@@ -150,6 +150,7 @@ export function classify(
   skillsDirs: readonly string[] | null,
   realOf: (dir: string) => string | null,
   frontmatterIn: (dir: string) => boolean | null = () => true,
+  /** is the folder a code package's (model/skill-dir.ts isPackageFolder)? */
   packageIn: (dir: string) => boolean = () => false,
 ): Discovery {
   // each SKILL.md read once, whether indexes or fragments ask (a folder may be asked of by both)
@@ -159,13 +160,10 @@ export function classify(
     return read.get(dir)!;
   };
   const indexes = skillsDirs === null ? indexesOf(walk.skillDirs, frontmatter) : [];
-  // a SKILL.md without frontmatter in a code package's folder, in no skills folder: the package's document
+  // a SKILL.md without frontmatter in a code package's folder (packageIn: below the root, in no
+  // skills folder, beside its manifest): the package's document
   const packageDocs =
-    skillsDirs === null
-      ? walk.skillDirs
-          .filter((d) => d !== '' && !indexes.includes(d) && skillsFoldersOf(d).length === 0 && packageIn(d) && frontmatter(d) === false)
-          .sort()
-      : [];
+    skillsDirs === null ? walk.skillDirs.filter((d) => !indexes.includes(d) && packageIn(d) && frontmatter(d) === false).sort() : [];
   const notSkills = new Set([...indexes, ...packageDocs]);
   const skillDirs = notSkills.size === 0 ? walk.skillDirs : walk.skillDirs.filter((d) => !notSkills.has(d));
   return { ...withoutFragments(classifyFolders({ ...walk, skillDirs }, skillsDirs, realOf), frontmatter), indexes, packageDocs };

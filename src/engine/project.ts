@@ -14,8 +14,8 @@ import {
   holdsOneOf,
   inOneOf,
   inSkillDir,
+  isPackageFolder,
   mayBeSharedDocument,
-  PACKAGE_MANIFESTS,
   sharedPlaces,
   skillDirName,
   skillsInside,
@@ -168,7 +168,7 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
   });
   const realOf = (d: string) => insideRoot(join(root, d), root);
   const frontmatterIn = (d: string) => hasFrontmatter(join(root, d, 'SKILL.md'), root);
-  const packageIn = (d: string) => PACKAGE_MANIFESTS.some((f) => exists(join(root, d, f)));
+  const packageIn = (d: string) => isPackageFolder(d, (f) => exists(join(root, d, f)));
   if (options.everywhere) {
     const found = classify(walkProject(root, rules), null, realOf, frontmatterIn, packageIn);
     if (found.skills.length === 0 && found.unchecked.length === 0) {

@@ -165,18 +165,18 @@ export function sharedPlaces(skillDir: string, path: string): string[] {
 }
 
 /** The manifests of a code package (npm, Python, Rust, Go): a folder holding one is a package's folder. */
-export const PACKAGE_MANIFESTS: readonly string[] = ['package.json', 'pyproject.toml', 'setup.py', 'Cargo.toml', 'go.mod'];
+const PACKAGE_MANIFESTS: readonly string[] = ['package.json', 'pyproject.toml', 'setup.py', 'Cargo.toml', 'go.mod'];
 
 /**
  * Is the skill's folder a code package's folder (`packages/cli/` with its `package.json`), outside
  * every folder named `skills`? Its SKILL.md ships with the package (npm's `files`), and the folder
  * is named for the code, not chosen for the skill: like the root skill's, its name is not the
  * skill's folder name. A skill in `skills/` that holds a `package.json` for its scripts is a skill
- * folder as any other.
+ * folder as any other. `holds` says whether the folder holds a file of that name.
  */
-export function isPackageFolder(dir: string, entries: readonly { name: string; kind: string }[]): boolean {
+export function isPackageFolder(dir: string, holds: (file: string) => boolean): boolean {
   if (dir === '' || dir.split('/').includes('skills')) return false;
-  return entries.some((e) => e.kind === 'file' && PACKAGE_MANIFESTS.includes(e.name));
+  return PACKAGE_MANIFESTS.some(holds);
 }
 
 /**

@@ -45,7 +45,7 @@ export default defineRule({
       if (skill.dir === '') continue;
       // so is a code package's folder (`packages/cli/` beside its package.json): named for the code it
       // holds, the SKILL.md shipped with it (held-out round 47)
-      if (isPackageFolder(skill.dir, skill.entries)) continue;
+      if (isPackageFolder(skill.dir, (f) => skill.entries.some((e) => e.kind === 'file' && e.name === f))) continue;
       // and a skills directory's (`.aceharness/skills/SKILL.md`, the router of the skills beside it):
       // the folder is the collection's, named `skills` for its loaders (held-out round 46)
       if (skill.dirName === 'skills') continue;

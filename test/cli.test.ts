@@ -10,36 +10,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { colorEnabled, main, type CliIo } from '../src/cli.js';
-import { run as runCli } from './helpers/cli.js';
+import { BIN, noStack, ROOT, run as runCli, spawnCli, type Run } from './helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'loopkit.js');
 const PROJECTS = join(ROOT, 'fixtures', 'projects');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'superpowers');
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** `loopkit <args>` by main in this process, in `cwd`, with the test's environment and `env`. */
 const run = (args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Run> => runCli(args, { env, cwd });
 
 /** `loopkit <args>` by the real bin/loopkit.js in a child process. */
-function bin(args: string[], env: Record<string, string> = {}, cwd = ROOT): Run {
-  const base: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !['NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS'].includes(k)) base[k] = v;
-  }
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...base, ...env }, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-const noStack = (r: Run) => {
-  expect(r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-  expect(r.stdout).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-};
+const bin = (args: string[], env: Record<string, string> = {}, cwd = ROOT): Run => spawnCli(args, { env, cwd });
 
 const temps: string[] = [];
 afterAll(() => {

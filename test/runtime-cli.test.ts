@@ -8,15 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { ROOT, run as runCli, type Run } from './helpers/cli.js';
+import { noStack, ROOT, run as runCli, type Run } from './helpers/cli.js';
 
 /** `loopkit <args>` in `cwd` (test/helpers/cli.ts: in this process, with the test's environment). */
 const run = (args: string[], cwd = ROOT): Promise<Run> => runCli(args, { cwd });
-
-const noStack = (r: Run) => {
-  expect(r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-  expect(r.stdout).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-};
 
 /** exit 2 with exactly one line on stderr, containing `text`, and nothing on stdout */
 const usageError = (r: Run, text: string) => {

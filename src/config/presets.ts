@@ -76,6 +76,7 @@ export const STRICT_ONLY: readonly string[] = [
   'skill-deep-file-reference',
   'skill-deep-reference',
   'skill-metadata-too-many-tokens',
+  'skill-metadata-deep-nesting',
   'skill-description-missing-trigger',
   'skill-named-file-missing',
   'skill-orphan-reference',

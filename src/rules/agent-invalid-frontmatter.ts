@@ -9,7 +9,11 @@ export default defineRule({
     certainty: 'definite',
     loadersOf: 'agent-file',
     loaders: {
-      'claude-code': { does: 'rejects', source: DOCS.claudeCodeSubagents, note: 'subagents are Markdown files with YAML frontmatter' },
+      'claude-code': {
+        does: 'rejects',
+        source: DOCS.claudeCodeSubagents,
+        note: 'subagents are Markdown files with YAML frontmatter; where it does not parse, Claude Code quotes the plain values that hold `: ` or a YAML indicator and reads it again (2.1.69), and rejects only what that reading does not parse either',
+      },
       opencode: {
         does: 'accepts',
         source: DOCS.opencodeAgents,
@@ -31,6 +35,11 @@ export default defineRule({
     for (const agent of project.agents) {
       const error = agent.frontmatter?.error;
       if (error === undefined) continue;
+      // read anyway by every loader of the file: Claude Code by its second reading, OpenCode by its fallback
+      const reads = (loader: string) =>
+        (loader === 'claude-code' && error.claudeCodeQuotes !== undefined) || (loader === 'opencode' && agent.lenient);
+      const readers = [...agent.loaders.targets, ...agent.loaders.alsoReadBy];
+      if (readers.length > 0 && readers.every(reads)) continue;
       report({
         messageId: 'invalid',
         data: {

@@ -283,7 +283,9 @@ describe.skipIf(!existsSync(FORGE))('forge (the real Loop Language project, ../s
     expect(verdicts.denied).toEqual(['skills/approving-stories/LOOP.md:62 finishing-stories to po-agent']);
     // the agents' frontmatter is not valid YAML (descriptions holding `: `), but both loaders that read
     // agents/ read it: opencode by its fallback, Claude Code by its second reading (values quoted)
-    const strictFails = readdirSync(join(root, 'agents')).filter((f) => agent(`agents/${f}`, readFileSync(join(root, 'agents', f), 'utf8')).frontmatter?.error);
+    const strictFails = readdirSync(join(root, 'agents')).filter(
+      (f) => agent(`agents/${f}`, readFileSync(join(root, 'agents', f), 'utf8')).frontmatter?.error,
+    );
     expect(strictFails).toHaveLength(7);
     expect(r.diagnostics.filter((d) => d.code === 'agent-invalid-frontmatter')).toEqual([]);
   });

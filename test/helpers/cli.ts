@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { expect } from 'vitest';
 import { main } from '../../src/cli.js';
 
@@ -45,9 +46,12 @@ let running: Promise<unknown> = Promise.resolve();
  * `loopkit <args>` run by `main` in this process, as bin/loopkit.js runs it (not a terminal, no
  * question asked), in `cwd` (default: the repository) with the test's environment and `env`. What a
  * process would print on a crash (an exception escaping main) is its stack on stderr and exit 1.
- * Needs a pool whose workers may change directory (vitest's `forks`).
+ * Needs a pool whose workers may change directory (vitest's `forks`); in a worker thread, where a
+ * directory cannot be changed (the mutation run's vitest runner uses threads), the run is the real
+ * bin/loopkit.js in a child process instead.
  */
 export function run(args: string[], options: RunOptions = {}): Promise<Run> {
+  if (!isMainThread) return Promise.resolve(spawnCli(args, options));
   const result = running.then(() => runHere(args, options));
   running = result.catch(() => undefined);
   return result;

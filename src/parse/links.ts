@@ -85,8 +85,12 @@ function shownAsForm(file: SourceFile, line: number, at: number): boolean {
  * The text an author meant to be inside a code block but CommonMark does not: a fenced block that
  * holds an opening fence of its own length with an info string (a ```` ```markdown ```` example of a
  * README that contains a ```` ```bash ```` block) is closed by the inner block's closing fence, and the
- * rest of the example — up to the author's closing fence — is read as markdown. Offsets [from, to)
- * of those stretches.
+ * rest of the example — up to the author's closing fence — is read as markdown. So is a
+ * ```` ```markdown ```` template whose inner block opens with a bare fence: CommonMark closes the
+ * template there, and the author's sign is that the text goes on at the next line (a closing fence
+ * is followed by a blank line or the end of the block's paragraph, an opening one by its content)
+ * and that a later bare block swallows the template's own headings (held-out round 73: a plan
+ * template's task list linking the files the plan will have). Offsets [from, to) of those stretches.
  */
 function spilledExamples(file: SourceFile): [number, number][] {
   const codes: { start: number; end: number; node: Code }[] = [];
@@ -102,12 +106,22 @@ function spilledExamples(file: SourceFile): [number, number][] {
     const fence = fenceOf(start);
     if (fence === undefined || i + 1 >= codes.length) return;
     const inner = new RegExp(`^[ \\t]*${fence[0] === '`' ? '`' : '~'}{${fence.length},}[^\\s\`~]`, 'mu');
-    if (!inner.test(node.value)) return;
+    // a markdown template closed by what reads as a bare opening fence: its content goes on at the next line
+    const next = /^\r?\n([^\r\n]*)/u.exec(file.text.slice(end))?.[1] ?? '';
+    const bareOpener = /^(?:markdown|md)$/iu.test(node.lang ?? '') && next.trim() !== '' && !/^[ \t]*(?:`{3,}|~{3,})/u.test(next);
+    if (!inner.test(node.value) && !bareOpener) return;
     // the example runs on, through its other inner blocks (```bash … ```, a bare ``` of output), up to
     // the author's closing fence — a bare fence, which CommonMark reads as opening a block that swallows
     // the document's own headings; else up to the first bare fence, else the next block
     const bare = (c: (typeof codes)[number], j: number) => j > i && !c.node.lang && fenceOf(c.start) !== undefined;
-    let close = codes.findIndex((c, j) => bare(c, j) && /^#{1,6}[ \t]/mu.test(c.node.value));
+    const swallows = (c: (typeof codes)[number], j: number) => bare(c, j) && /^#{1,6}[ \t]/mu.test(c.node.value);
+    if (!inner.test(node.value)) {
+      // the bare opener's reading needs that sign, in the very next block (the inner block's closing
+      // fence opens it); the inner info string is sign enough for the other reading
+      if (swallows(codes[i + 1]!, i + 1)) out.push([end, codes[i + 1]!.start]);
+      return;
+    }
+    let close = codes.findIndex(swallows);
     if (close === -1) close = codes.findIndex(bare);
     if (close === -1) close = i + 1;
     out.push([end, codes[close]!.start]);

@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     ...base.test,
     setupFiles: ['test/helpers/stryker-env.ts'],
+    // the sources are instrumented in place: tests that compare what they build with committed files skip
+    env: { ...base.test?.env, LOOPKIT_MUTATION_RUN: '1' },
     ...(only && only.length > 0 ? { include: only } : {}),
   },
 });

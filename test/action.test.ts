@@ -58,16 +58,21 @@ describe('action.yml', () => {
     for (const i of Object.values(action.inputs)) expect(i.description.length).toBeGreaterThan(20);
   });
 
-  it('the committed bundle is the one the sources build (run `npm run build:action` and commit action/dist)', () => {
-    const out = join(temps.dir('loopkit-action-build-'), 'dist');
-    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-action.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
-    const committed = join(ROOT, 'action', 'dist');
-    expect(filesUnder(committed)).toEqual(filesUnder(out));
-    for (const f of filesUnder(out)) {
-      expect(readFileSync(join(committed, f)).equals(readFileSync(join(out, f))), `action/dist/${f} is out of date`).toBe(true);
-    }
-  }, 120_000);
+  // in the mutation run the sources are instrumented in place (vitest.stryker.config.ts): they build another bundle
+  it.skipIf(process.env.LOOPKIT_MUTATION_RUN === '1')(
+    'the committed bundle is the one the sources build (run `npm run build:action` and commit action/dist)',
+    () => {
+      const out = join(temps.dir('loopkit-action-build-'), 'dist');
+      const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-action.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const committed = join(ROOT, 'action', 'dist');
+      expect(filesUnder(committed)).toEqual(filesUnder(out));
+      for (const f of filesUnder(out)) {
+        expect(readFileSync(join(committed, f)).equals(readFileSync(join(out, f))), `action/dist/${f} is out of date`).toBe(true);
+      }
+    },
+    120_000,
+  );
 });
 
 /** The action as the runner has it: action.yml and action/dist, in a directory with no node_modules above it. */

@@ -80,9 +80,25 @@ describe('detectTargets', () => {
   it('anywhere else: a portable collection, the specification its target, every loader a reader', () => {
     expect(detectTargets('skills/a', none)).toMatchObject({
       targets: ['spec'],
-      alsoReadBy: ['claude-code', 'copilot', 'codex', 'claude-api'],
+      alsoReadBy: ['claude-code', 'copilot', 'codex', 'claude-api', 'openclaw'],
     });
     expect(detectTargets('', none).targets).toEqual(['spec']);
+  });
+
+  it('an OpenClaw workspace: its skills/ beside .openclaw/, or a folder below openclaw.plugin.json', () => {
+    const workspace = (p: string) => p === '.openclaw';
+    expect(detectTargets('skills/a', workspace)).toMatchObject({
+      targets: ['openclaw'],
+      alsoReadBy: [],
+      why: 'in skills/: an OpenClaw workspace (.openclaw/ is there)',
+    });
+    // sub-folders group skills: the nearest skills/ is the workspace's
+    expect(detectTargets('skills/accounting/a', workspace).targets).toEqual(['openclaw']);
+    // an agent's own folder in the workspace stays that agent's
+    expect(detectTargets('.claude/skills/a', (p) => p === '.claude/.openclaw' || p === '.openclaw').targets).toEqual(['claude-code']);
+    expect(detectTargets('plugins/x/skills/a', (p) => p === 'plugins/x/openclaw.plugin.json').targets).toEqual(['openclaw']);
+    // without the workspace's state, a skills/ folder is a portable collection
+    expect(detectTargets('skills/a', none).targets).toEqual(['spec']);
   });
 });
 
@@ -106,6 +122,26 @@ describe('severity by target', () => {
       'GitHub Copilot rejects it. The skill is written for Claude Code (in .claude/skills/, and GitHub Copilot reads it: .github/copilot-instructions.md is there).',
     );
     expect(r.diagnostics[1]!.help).toContain('GitHub Copilot rejects it.');
+  });
+
+  it('an OpenClaw workspace (held-out round 78): what OpenClaw loads is no finding, what it does not load is an error', async () => {
+    const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n# Notes\n`;
+    const root = project({
+      '.openclaw/workspace-state.json': '{}\n',
+      // OpenClaw checks no rule of a name's form, and no description's length
+      'skills/sprint-method/SKILL.md': skill('13-Day Sprint Method', 'Plans a sprint. Use when planning.'),
+      'skills/long-notes/SKILL.md': skill('long-notes', 'x'.repeat(1100)),
+      // a skill without frontmatter has no description: OpenClaw does not load it
+      'skills/accounting/invoices/SKILL.md': '# Invoices\n\nMatches invoices.\n',
+      // the same skills outside the workspace: a portable collection
+      'shared/skills/sprint-method/SKILL.md': skill('13-Day Sprint Method', 'Plans a sprint. Use when planning.'),
+    });
+    const r = await lint({ root, only: ['skill-name-invalid-chars', 'skill-description-too-long', 'skill-missing-frontmatter'] });
+    expect(r.diagnostics.map((d) => [d.file, d.code, d.severity])).toEqual([
+      ['shared/skills/sprint-method/SKILL.md', 'skill-name-invalid-chars', 'error'],
+      ['skills/accounting/invoices/SKILL.md', 'skill-missing-frontmatter', 'error'],
+    ]);
+    expect(r.diagnostics[1]!.help).toContain('OpenClaw skips the skill without a word.');
   });
 
   it('what only the specification asks for is a warning in a portable collection (held-out round 61) and in another agent’s folder unless every known loader rejects it (round 66); an error where the specification is named', async () => {
@@ -282,7 +318,7 @@ describe('saying which targets a skill got and why', () => {
     );
     expect(r.stderr).toContain('    claude-code: 1 skill (below plugins/p/.claude-plugin/plugin.json)\n');
     expect(r.stderr).toContain(
-      '    spec: 1 skill (in no loader’s folder and below no plugin manifest: a portable collection); also read by claude-code, copilot, codex, claude-api\n',
+      '    spec: 1 skill (in no loader’s folder and below no plugin manifest: a portable collection); also read by claude-code, copilot, codex, claude-api, openclaw\n',
     );
   });
   it('loopkit rules --target: the rules on for a skill written for that loader; --json carries each loader table', async () => {

@@ -43,7 +43,7 @@ export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   overrides:
     'Severities and targets for some files: a list of {files, rules, targets} entries; files is a glob or a list of globs of project-relative paths, rules a map of rule code to severity, targets the loaders of the skills whose SKILL.md the globs match. A later entry wins, and every entry over rules and targets.',
   targets:
-    'The loaders the skills are written for: claude-code, copilot, codex, claude-api, spec (a name or a list). Default: detected per skill from where it sits (.claude/skills, .github/skills, .agents/skills, plugin manifests; elsewhere spec). A condition a target rejects is an error, one only another loader that reads the skill rejects a warning (not portable). See docs/targets.md.',
+    'The loaders the skills are written for: claude-code, copilot, codex, claude-api, openclaw, spec (a name or a list). Default: detected per skill from where it sits (.claude/skills, .github/skills, .agents/skills, an OpenClaw workspace’s skills, plugin manifests; elsewhere spec). A condition a target rejects is an error, one only another loader that reads the skill rejects a warning (not portable). See docs/targets.md.',
   loop_state_files: 'Loop state files that must exist in the project ({path, description}); [] turns the check off.',
 };
 

@@ -11,7 +11,7 @@
  */
 import { isAgentFolder, skillsFoldersOf } from './skill-dir.js';
 
-export const TARGETS = ['claude-code', 'copilot', 'codex', 'claude-api', 'spec'] as const;
+export const TARGETS = ['claude-code', 'copilot', 'codex', 'claude-api', 'openclaw', 'spec'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export interface TargetInfo {
@@ -44,6 +44,11 @@ export const TARGET_INFO: Readonly<Record<Target, TargetInfo>> = {
     label: 'the Claude API and claude.ai skill upload',
     docs: 'https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview#skill-structure',
     about: 'the Claude API and claude.ai: a skill uploaded as a zip, validated on upload',
+  },
+  openclaw: {
+    label: 'OpenClaw',
+    docs: 'https://docs.openclaw.ai/tools/skills',
+    about: 'OpenClaw: a workspace’s `skills/` (`.openclaw/` beside it; sub-folders group skills) and plugins (`openclaw.plugin.json`)',
   },
   spec: {
     label: 'the Agent Skills specification',
@@ -128,7 +133,7 @@ export interface SkillTargets {
 export type HasFile = (path: string) => boolean;
 
 /** The loaders loopkit knows the rules of, besides the specification. */
-export const ALL_LOADERS: readonly Target[] = ['claude-code', 'copilot', 'codex', 'claude-api'];
+export const ALL_LOADERS: readonly Target[] = ['claude-code', 'copilot', 'codex', 'claude-api', 'openclaw'];
 
 /** The folders that hold a project folder, nearest first ('' = the project root). */
 export function ancestors(dir: string): string[] {
@@ -175,6 +180,8 @@ export function copilotSign(folder: string, has: HasFile): string | null {
  * - a folder below a Claude Code plugin or marketplace (`.claude-plugin/plugin.json` or
  *   `.claude-plugin/marketplace.json` in a folder above): Claude Code, which alone installs plugins;
  *   below a Codex plugin or marketplace (`.codex-plugin/plugin.json`, `.agents/plugins/marketplace.json`): Codex;
+ * - the `skills/` folder of an OpenClaw workspace (`.openclaw/` beside it), or a folder below an
+ *   OpenClaw plugin (`openclaw.plugin.json`): OpenClaw;
  * - anywhere else: the specification, the portable baseline — a collection anyone may install with
  *   any loader, so every loader reads it.
  * The nearest of these wins: a `.claude/skills/` folder inside a Codex plugin is Claude Code's.
@@ -193,6 +200,11 @@ export function detectTargets(dir: string, has: HasFile): SkillTargets {
     if (place === '.github') return { targets: ['copilot'], alsoReadBy: [], why: `in ${at}`, named: false };
     if (place === '.agents') return { targets: ['codex'], ...copilot(), named: false };
     if (place === '.codex') return { targets: ['codex'], alsoReadBy: [], why: `in ${at}`, named: false };
+    // an OpenClaw workspace: its `skills/` beside the workspace's `.openclaw/` state, read by OpenClaw alone
+    const workspace = inFolder(place, '.openclaw');
+    if (!isAgentFolder(place) && has(workspace)) {
+      return { targets: ['openclaw'], alsoReadBy: [], why: `in ${at}: an OpenClaw workspace (${workspace}/ is there)`, named: false };
+    }
     // any other agent's own folder (`.cursor/skills/`, `.gemini/skills/`, `.devin/skills/`): that agent
     // alone reads it, as the specification says; no other loader installs or uploads from there
     if (isAgentFolder(place)) {
@@ -205,6 +217,7 @@ export function detectTargets(dir: string, has: HasFile): SkillTargets {
     for (const [target, files] of [
       ['claude-code', ['.claude-plugin/plugin.json', '.claude-plugin/marketplace.json']],
       ['codex', ['.codex-plugin/plugin.json', '.agents/plugins/marketplace.json']],
+      ['openclaw', ['openclaw.plugin.json']],
     ] as const) {
       const manifest = files.map((f) => inFolder(folder, f)).find(has);
       if (manifest !== undefined) {

@@ -17,6 +17,7 @@ export default defineRule({
         note: 'Codex skips the skill: "invalid description: exceeds maximum length of 1024 characters"',
       },
       'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'maximum 1024 characters' },
+      openclaw: { does: 'accepts', source: DOCS.openclawLoader, note: 'no limit on the description: the skill loads' },
     },
     category: 'frontmatter',
     description: 'Limit the frontmatter description to 1024 characters (Agent Skills)',

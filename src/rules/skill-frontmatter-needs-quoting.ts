@@ -17,6 +17,11 @@ export default defineRule({
         source: CLAUDE_CODE_CHANGELOG,
         note: 'a frontmatter that does not parse is read again with such values quoted (2.1.69: "Fixed skill descriptions with colons … failing to load")',
       },
+      openclaw: {
+        does: 'accepts',
+        source: 'https://github.com/openclaw/openclaw/pull/39665',
+        note: 'its frontmatter parser recovers a value holding an unquoted `: `',
+      },
     },
     category: 'frontmatter',
     description: 'Require frontmatter values that hold `: ` or a YAML indicator to be quoted, so that every loader reads the frontmatter',

@@ -16,6 +16,7 @@ export default defineRule({
       copilot: { does: 'rejects', source: DOCS.copilot, note: 'name and description are required' },
       codex: { does: 'rejects', source: DOCS.codex, note: 'SKILL.md must include name and description' },
       'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'name and description are required' },
+      openclaw: { does: 'drops', source: DOCS.openclawLoader, note: 'a skill without a description is not loaded' },
     },
     category: 'frontmatter',
     description: 'Require SKILL.md to open with a closed `---` frontmatter block',

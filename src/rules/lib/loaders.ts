@@ -23,6 +23,9 @@ export const DOCS = {
   claudeCodePlugins: 'https://code.claude.com/docs/en/plugins-reference',
   opencodeAgents: 'https://opencode.ai/docs/agents/',
   opencodePermissions: 'https://opencode.ai/docs/permissions/',
+  openclaw: 'https://docs.openclaw.ai/tools/skills',
+  // OpenClaw's loader of workspace skills (loadSkillsFromDirSafe): name defaults to the folder, description required
+  openclawLoader: 'https://github.com/openclaw/openclaw/blob/main/src/agents/skills/local-loader.ts',
 } as const;
 
 const entry = (does: LoaderEntry['does'], source: string, note: string): LoaderEntry => ({ does, source, note });
@@ -34,7 +37,11 @@ export const YAML_FRONTMATTER = {
   copilot: entry('rejects', DOCS.copilot, 'SKILL.md files are Markdown files with YAML frontmatter'),
   codex: entry('rejects', DOCS.codex, 'SKILL.md must include name and description'),
   'claude-api': entry('rejects', DOCS.claudeApi, 'the YAML frontmatter holds the required name and description'),
+  openclaw: entry('drops', DOCS.openclawLoader, 'a frontmatter that does not parse, or gives no description, leaves the skill unloaded'),
 } satisfies LoaderTable;
+
+/** OpenClaw checks no rule of a name's form: it loads the skill under the name as written. */
+const OPENCLAW_NAME = entry('accepts', DOCS.openclawLoader, 'no rule on the name: the skill loads under the name as written');
 
 /** The fields the specification, Copilot, Codex and the upload path require, and Claude Code defaults. */
 export function requiredField(field: 'name' | 'description', claudeCodeDefault: string): LoaderTable {
@@ -44,6 +51,10 @@ export function requiredField(field: 'name' | 'description', claudeCodeDefault: 
     copilot: entry('rejects', DOCS.copilot, `${field} (required)`),
     codex: entry('rejects', DOCS.codex, 'SKILL.md must include name and description'),
     'claude-api': entry('rejects', DOCS.claudeApi, `${field} is a required field`),
+    openclaw:
+      field === 'name'
+        ? entry('accepts', DOCS.openclawLoader, 'the parent directory names a skill without name')
+        : entry('drops', DOCS.openclawLoader, 'a skill without a description is not loaded'),
   };
 }
 
@@ -58,6 +69,7 @@ export const NAME_CHARACTERS: LoaderTable = {
   ),
   copilot: entry('rejects', DOCS.copilot, 'must be lowercase, using hyphens for spaces'),
   'claude-api': entry('rejects', DOCS.claudeApi, 'only lowercase letters, numbers, and hyphens'),
+  openclaw: OPENCLAW_NAME,
 };
 
 /** Where hyphens go in a name: only the specification rules on it; Claude Code and the upload path allow any hyphen. */
@@ -65,7 +77,11 @@ export const NAME_HYPHENS: LoaderTable = {
   spec: entry('rejects', DOCS.specName, 'no hyphen at the start or end, no two in a row'),
   'claude-code': entry('accepts', DOCS.claudeCode, 'lowercase letters, numbers, and hyphens'),
   'claude-api': entry('accepts', DOCS.claudeApi, 'lowercase letters, numbers, and hyphens'),
+  openclaw: OPENCLAW_NAME,
 };
+
+/** OpenClaw's entry for a name's other conditions (its length, its folder): no rule, the skill loads. */
+export const OPENCLAW_NAME_ENTRY: LoaderEntry = OPENCLAW_NAME;
 
 /** The condition breaks the skill whatever loads it, or is the Loop Language's (or loopkit's own configuration's). */
 export const EVERY: LoaderTable = 'every';

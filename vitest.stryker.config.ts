@@ -13,6 +13,9 @@ export default defineConfig({
     setupFiles: ['test/helpers/stryker-env.ts'],
     // the sources are instrumented in place: tests that compare what they build with committed files skip
     env: { ...base.test?.env, LOOPKIT_MUTATION_RUN: '1' },
+    // one test runner on a shared machine, the CLI run as a child process of the unminified bundle: slower
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     ...(only && only.length > 0 ? { include: only } : {}),
   },
 });

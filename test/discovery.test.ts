@@ -261,6 +261,23 @@ describe('a skill at the project root (docs/discovery.md, "The skill at the root
     expect(r.errors).toBe(0);
   });
 
+  it('a skill whose tree holds SKILL.md files outside a skills/ folder (held-out round 85): they are its nodes, named on stderr', async () => {
+    const dir = temps.dir('loopkit-root-tree-');
+    writeSkill(dir, '');
+    writeSkill(dir, 'bitable');
+    writeSkill(dir, 'bitable/create');
+    writeSkill(dir, 'examples/pipeline');
+    writeSkill(dir, 'skills/reviewing-code');
+    const r = await check(dir);
+    // the collection's skills are in skills/; every other SKILL.md below the root skill is part of it
+    expect(skillsOf(r)).toEqual(['', 'skills/reviewing-code']);
+    expect(r.layout.nested).toEqual(['bitable', 'bitable/create', 'examples/pipeline']);
+    const cli = await run([dir, '--no-color']);
+    expect(cli.stderr).toContain(
+      '3 SKILL.md files inside other skills were not checked as skills of their own: bitable, bitable/create, examples/pipeline.',
+    );
+  });
+
   it('`loopkit check <one skill folder>` checks that folder as the skill', async () => {
     const folder = join(PROJECTS, 'root-router', 'skills', 'drafting-notes');
     const r = await check(folder);

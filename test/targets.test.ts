@@ -108,6 +108,11 @@ describe('detectTargets', () => {
     // an agent's own folder in the workspace stays that agent's
     expect(detectTargets('.claude/skills/a', (p) => p === '.claude/.openclaw' || p === '.openclaw').targets).toEqual(['claude-code']);
     expect(detectTargets('plugins/x/skills/a', (p) => p === 'plugins/x/openclaw.plugin.json').targets).toEqual(['openclaw']);
+    // a workspace below the root: its own .openclaw/ beside its skills/
+    expect(detectTargets('agents/bot/skills/a', (p) => p === 'agents/bot/.openclaw').why).toBe(
+      'in agents/bot/skills/: an OpenClaw workspace (agents/bot/.openclaw/ is there)',
+    );
+    expect(detectTargets('agents/bot/skills/a', (p) => p === 'bot/.openclaw').targets).toEqual(['spec']);
     // without the workspace's state, a skills/ folder is a portable collection
     expect(detectTargets('skills/a', none).targets).toEqual(['spec']);
   });

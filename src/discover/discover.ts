@@ -22,7 +22,7 @@ import type FastGlob from 'fast-glob';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { insideRoot, isDirectory } from '../parse/fs.js';
 import type { UncheckedReason, UncheckedSkill } from '../model/types.js';
-import { isAgentFolder, skillsFoldersOf } from '../model/skill-dir.js';
+import { isAgentFolder, isSkillsFolder, skillsFoldersOf } from '../model/skill-dir.js';
 import { IgnoreRules } from './ignore.js';
 import { walkProject, type IgnoredFolder, type Walk } from './walk.js';
 
@@ -302,7 +302,6 @@ const inAgentSkills = (d: string) => agentSkillsAbove(d).length > 0;
 const agentSkillsAbove = (d: string) => skillsFoldersOf(d).filter(({ place, at }) => isAgentFolder(place) && at !== `${d}/`);
 
 /** Is the folder `d` (project-relative) a skills directory: named `skills` (`.aceharness/skills/`, `plugins/x/skills/`)? */
-const isSkillsFolder = (d: string) => d === 'skills' || d.endsWith('/skills');
 
 /**
  * The test for a folder of `found` that is inside another one's skill folder (part of that skill),

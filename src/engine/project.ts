@@ -16,7 +16,9 @@ import {
   inSkillDir,
   isAgentFolder,
   isPackageFolder,
+  isSkillsFolder,
   mayBeSharedDocument,
+  placeHolder,
   sharedPlaces,
   skillDirName,
   skillsFoldersOf,
@@ -544,7 +546,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const targetsOf = targetResolver(root, config, opts.targets, (abs) => insideRoot(abs, root) !== null);
   // a skill in another skill's folder (Codex loads every SKILL.md of its folder) is that skill's part too;
   // not below a router whose folder is a skills folder (`.aceharness/skills/SKILL.md`): its collection's skills
-  const skillDirs = new Set(drafts.map((d) => d.dir).filter((d) => d !== 'skills' && !d.endsWith('/skills')));
+  const skillDirs = new Set(drafts.map((d) => d.dir).filter((d) => !isSkillsFolder(d)));
   const enclosing = (dir: string): string | null => {
     for (let i = dir.lastIndexOf('/'); i > 0; i = dir.lastIndexOf('/', i - 1)) if (skillDirs.has(dir.slice(0, i))) return dir.slice(0, i);
     return null;
@@ -651,9 +653,9 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   // folder that holds the agent's folder, where the agent runs (held-out round 90)
   const linksFromProject = new Set<string>();
   for (const [draft, links] of unlanded) {
-    const agentPlace = skillsFoldersOf(draft.dir)[0];
-    if (agentPlace === undefined || !isAgentFolder(agentPlace.place.slice(agentPlace.place.lastIndexOf('/') + 1))) continue;
-    const base = agentPlace.place.includes('/') ? agentPlace.place.slice(0, agentPlace.place.lastIndexOf('/')) : '';
+    const nearest = skillsFoldersOf(draft.dir)[0];
+    if (nearest === undefined || !isAgentFolder(nearest.place)) continue;
+    const base = placeHolder(nearest);
     for (const { link, places } of links) {
       if (places.some((p) => linkTargets.has(p))) continue;
       const place = posix.normalize(posix.join(base, link.path.replace(/\\/gu, '/')));

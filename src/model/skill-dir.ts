@@ -205,7 +205,7 @@ export const OTHER_USE_FOLDERS: Readonly<Record<string, string>> = {
 
 /** A `<place>/skills/` folder above a skill's folder: `.claude` and `.claude/skills/` for `.claude/skills/a`. */
 export interface SkillsFolder {
-  /** the folder that holds `skills/`: `.claude`, `.agents`, `plugins/x`, '' for a top-level `skills/` */
+  /** the name of the folder that holds `skills/`: `.claude`, `.agents`, `x` for `plugins/x/skills/`, '' for a top-level `skills/` */
   place: string;
   /** the `skills/` folder, project-relative, with a trailing `/` */
   at: string;
@@ -225,6 +225,15 @@ export function skillsFoldersOf(dir: string): SkillsFolder[] {
   }
   return found;
 }
+
+/** The project folder that holds a skills folder's `skills/` (`apps/web/.claude` for `apps/web/.claude/skills/`; '' at the top). */
+export const skillsHolder = (f: SkillsFolder): string => f.at.slice(0, -'skills/'.length).replace(/\/$/u, '');
+
+/** The project folder that holds a skills folder's place (`apps/web` for `apps/web/.claude/skills/`; '' at the top). */
+export const placeHolder = (f: SkillsFolder): string => f.at.slice(0, -`${f.place}/skills/`.length).replace(/\/$/u, '');
+
+/** Is the project folder `d` a folder named `skills` (a skills directory, or the folder of a router skill in one)? */
+export const isSkillsFolder = (d: string): boolean => d === 'skills' || d.endsWith('/skills');
 
 /** Is `place` (SkillsFolder) an agent's own folder: a dot-folder such as `.claude`, `.agents`, `.cursor`? */
 export const isAgentFolder = (place: string): boolean => /^\.[^./]/u.test(place);

@@ -9,7 +9,7 @@
  * A skill's targets come from where it sits and the manifests around it (detectTargets), unless the
  * configuration (`targets:`, also in `overrides:`) or the command line (`--target`) names them.
  */
-import { isAgentFolder, skillsFoldersOf } from './skill-dir.js';
+import { isAgentFolder, placeHolder, skillsFoldersOf, skillsHolder } from './skill-dir.js';
 
 export const TARGETS = ['claude-code', 'copilot', 'codex', 'claude-api', 'openclaw', 'spec'] as const;
 export type Target = (typeof TARGETS)[number];
@@ -189,10 +189,11 @@ export function copilotSign(folder: string, has: HasFile): string | null {
  */
 export function detectTargets(dir: string, has: HasFile): SkillTargets {
   // the nearest `<place>/skills` pair above the skill's folder
-  for (const { place, at } of skillsFoldersOf(dir)) {
+  for (const folder of skillsFoldersOf(dir)) {
+    const { place, at } = folder;
     // GitHub Copilot reads `.claude/skills/` and `.agents/skills/` too: in a repository worked on with it
     const copilot = (): { alsoReadBy: Target[]; why: string } => {
-      const sign = copilotSign(at.slice(0, -`${place}/skills/`.length).replace(/\/$/u, ''), has);
+      const sign = copilotSign(placeHolder(folder), has);
       return sign === null
         ? { alsoReadBy: [], why: `in ${at}` }
         : { alsoReadBy: ['copilot'], why: `in ${at}, and GitHub Copilot reads it: ${sign} is there` };
@@ -202,7 +203,7 @@ export function detectTargets(dir: string, has: HasFile): SkillTargets {
     if (place === '.agents') return { targets: ['codex'], ...copilot(), named: false };
     if (place === '.codex') return { targets: ['codex'], alsoReadBy: [], why: `in ${at}`, named: false };
     // an OpenClaw workspace: its `skills/` beside the workspace's `.openclaw/` state, read by OpenClaw alone
-    const workspace = inFolder(place, '.openclaw');
+    const workspace = inFolder(skillsHolder(folder), '.openclaw');
     if (!isAgentFolder(place) && has(workspace)) {
       return { targets: ['openclaw'], alsoReadBy: [], why: `in ${at}: an OpenClaw workspace (${workspace}/ is there)`, named: false };
     }

@@ -106,16 +106,17 @@ function spilledExamples(file: SourceFile): [number, number][] {
     const fence = fenceOf(start);
     if (fence === undefined || i + 1 >= codes.length) return;
     const inner = new RegExp(`^[ \\t]*${fence[0] === '`' ? '`' : '~'}{${fence.length},}[^\\s\`~]`, 'mu');
+    const nestsWithInfo = inner.test(node.value);
     // a markdown template closed by what reads as a bare opening fence: its content goes on at the next line
     const next = /^\r?\n([^\r\n]*)/u.exec(file.text.slice(end))?.[1] ?? '';
     const bareOpener = /^(?:markdown|md)$/iu.test(node.lang ?? '') && next.trim() !== '' && !/^[ \t]*(?:`{3,}|~{3,})/u.test(next);
-    if (!inner.test(node.value) && !bareOpener) return;
+    if (!nestsWithInfo && !bareOpener) return;
     // the example runs on, through its other inner blocks (```bash … ```, a bare ``` of output), up to
     // the author's closing fence — a bare fence, which CommonMark reads as opening a block that swallows
     // the document's own headings; else up to the first bare fence, else the next block
     const bare = (c: (typeof codes)[number], j: number) => j > i && !c.node.lang && fenceOf(c.start) !== undefined;
     const swallows = (c: (typeof codes)[number], j: number) => bare(c, j) && /^#{1,6}[ \t]/mu.test(c.node.value);
-    if (!inner.test(node.value)) {
+    if (!nestsWithInfo) {
       // the bare opener's reading needs that sign, in the very next block (the inner block's closing
       // fence opens it); the inner info string is sign enough for the other reading
       if (swallows(codes[i + 1]!, i + 1)) out.push([end, codes[i + 1]!.start]);

@@ -3,7 +3,7 @@ import { isPackageFolder, OTHER_USE_FOLDERS, shownSkillDir } from '../model/skil
 import { isValidSkillName } from '../util/naming.js';
 import { entryPlace } from './lib/frontmatter-fields.js';
 import { writtenName } from './lib/name-advice.js';
-import { DOCS, OPENCLAW_NAME_ENTRY } from './lib/loaders.js';
+import { DOCS, OPENCLAW_NAME } from './lib/loaders.js';
 
 const MESSAGE = "name '{name}' does not match parent directory '{dir}'. The name field must match the directory name";
 
@@ -21,7 +21,7 @@ export default defineRule({
       },
       copilot: { does: 'accepts', source: DOCS.copilot, note: 'typically matches the name of the skill directory' },
       'claude-api': { does: 'ignores', source: DOCS.claudeApi, note: 'a skill is uploaded as a zip: the frontmatter names it' },
-      openclaw: OPENCLAW_NAME_ENTRY,
+      openclaw: OPENCLAW_NAME,
     },
     category: 'naming',
     description: 'Require the frontmatter name to equal the name of the skill directory',

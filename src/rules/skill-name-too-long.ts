@@ -3,7 +3,7 @@ import { SKILL_NAME_MAX } from '../util/naming.js';
 import { charLength } from '../util/text.js';
 import { entryPlace } from './lib/frontmatter-fields.js';
 import { nameAdvice, writtenName } from './lib/name-advice.js';
-import { DOCS, OPENCLAW_NAME_ENTRY } from './lib/loaders.js';
+import { DOCS, OPENCLAW_NAME } from './lib/loaders.js';
 
 export default defineRule({
   meta: {
@@ -19,7 +19,7 @@ export default defineRule({
         note: 'Codex skips the skill: "invalid name: exceeds maximum length of 64 characters"',
       },
       'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'maximum 64 characters' },
-      openclaw: OPENCLAW_NAME_ENTRY,
+      openclaw: OPENCLAW_NAME,
     },
     category: 'frontmatter',
     description: 'Limit the frontmatter name to 64 characters (Agent Skills)',

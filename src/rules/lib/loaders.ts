@@ -23,7 +23,6 @@ export const DOCS = {
   claudeCodePlugins: 'https://code.claude.com/docs/en/plugins-reference',
   opencodeAgents: 'https://opencode.ai/docs/agents/',
   opencodePermissions: 'https://opencode.ai/docs/permissions/',
-  openclaw: 'https://docs.openclaw.ai/tools/skills',
   // OpenClaw's loader of workspace skills (loadSkillsFromDirSafe): name defaults to the folder, description required
   openclawLoader: 'https://github.com/openclaw/openclaw/blob/main/src/agents/skills/local-loader.ts',
 } as const;
@@ -40,8 +39,8 @@ export const YAML_FRONTMATTER = {
   openclaw: entry('drops', DOCS.openclawLoader, 'a frontmatter that does not parse, or gives no description, leaves the skill unloaded'),
 } satisfies LoaderTable;
 
-/** OpenClaw checks no rule of a name's form: it loads the skill under the name as written. */
-const OPENCLAW_NAME = entry('accepts', DOCS.openclawLoader, 'no rule on the name: the skill loads under the name as written');
+/** OpenClaw checks no rule of a name (its form, its length, its folder): it loads the skill under the name as written. */
+export const OPENCLAW_NAME = entry('accepts', DOCS.openclawLoader, 'no rule on the name: the skill loads under the name as written');
 
 /** The fields the specification, Copilot, Codex and the upload path require, and Claude Code defaults. */
 export function requiredField(field: 'name' | 'description', claudeCodeDefault: string): LoaderTable {
@@ -79,9 +78,6 @@ export const NAME_HYPHENS: LoaderTable = {
   'claude-api': entry('accepts', DOCS.claudeApi, 'lowercase letters, numbers, and hyphens'),
   openclaw: OPENCLAW_NAME,
 };
-
-/** OpenClaw's entry for a name's other conditions (its length, its folder): no rule, the skill loads. */
-export const OPENCLAW_NAME_ENTRY: LoaderEntry = OPENCLAW_NAME;
 
 /** The condition breaks the skill whatever loads it, or is the Loop Language's (or loopkit's own configuration's). */
 export const EVERY: LoaderTable = 'every';

@@ -611,10 +611,12 @@ function withLoaders(d: Diagnostic, meta: RuleMeta, verdict: TargetedSeverity, l
   } else if (verdict.notPortable !== undefined) {
     d.message = `not portable: ${d.message}`;
     const what = loaders.always === true ? 'The file' : 'The skill';
+    const sentence = loaderSentence(table, verdict.notPortable);
     add(
       loaders.targets.length === 0
-        ? `${loaderSentence(table, verdict.notPortable)} ${loaders.why.charAt(0).toUpperCase()}${loaders.why.slice(1)}.`
-        : `${loaderSentence(table, verdict.notPortable)} ${what} is written for ${loaderList(loaders.targets)} (${loaders.why}).`,
+        ? // a part of another skill (asPart): written for no loader, the why says whose part it is
+          `${sentence} ${loaders.why.charAt(0).toUpperCase()}${loaders.why.slice(1)}.`
+        : `${sentence} ${what} is written for ${loaderList(loaders.targets)} (${loaders.why}).`,
     );
   } else if (verdict.failing !== undefined && !(loaders.targets.length === 1 && loaders.targets[0] === 'spec')) {
     add(loaderSentence(table, verdict.failing));

@@ -119,7 +119,7 @@ describe('detectTargets', () => {
 });
 
 describe('severity by target', () => {
-  it('a missing name: no finding in a Claude Code plugin, not portable in .claude/skills (Copilot reads it), an error for Copilot and a portable collection', async () => {
+  it('a missing name: no finding in a Claude Code plugin, a not-portable note in .claude/skills (Copilot reads it), an error for Copilot and a portable collection', async () => {
     const root = project({
       '.github/copilot-instructions.md': '# Working on this repository\n',
       'plugins/p/.claude-plugin/plugin.json': '{"name": "p"}\n',
@@ -130,14 +130,35 @@ describe('severity by target', () => {
     });
     const r = await lint({ root, only: ['skill-missing-name'] });
     expect(r.diagnostics.map((d) => [d.file, d.severity, d.message])).toEqual([
-      ['.claude/skills/formatting-notes/SKILL.md', 'warning', 'not portable: name field missing from frontmatter'],
+      ['.claude/skills/formatting-notes/SKILL.md', 'info', 'not portable: name field missing from frontmatter'],
       ['.github/skills/formatting-logs/SKILL.md', 'error', 'name field missing from frontmatter'],
       ['skills/formatting-docs/SKILL.md', 'error', 'name field missing from frontmatter'],
     ]);
     expect(r.diagnostics[0]!.help).toContain(
-      'GitHub Copilot rejects it. The skill is written for Claude Code (in .claude/skills/, and GitHub Copilot reads it: .github/copilot-instructions.md is there).',
+      "GitHub Copilot rejects it. The skill is written for Claude Code (in .claude/skills/, and GitHub Copilot reads it: .github/copilot-instructions.md is there), and its name is the author's choice for Claude Code.",
     );
     expect(r.diagnostics[1]!.help).toContain('GitHub Copilot rejects it.');
+  });
+
+  it('in .claude/skills read by Copilot too: a name Claude Code accepts is a note, a skill Copilot skips for what it lacks a warning (held-out rounds 58, 88, 90)', async () => {
+    const root = project({
+      '.github/copilot-instructions.md': '# Working on this repository\n',
+      '.claude/skills/add-models/SKILL.md':
+        '---\nname: dyad:add-models\ndescription: Adds a model. Use when adding a model.\n---\n# Add models\n',
+      '.claude/skills/audit_logging/SKILL.md': '---\nname: audit_logging\ndescription: Audits logs. Use when auditing.\n---\n# Audit\n',
+      '.claude/skills/audit-integrity/SKILL.md': '# Audit integrity\n\nChecks the audit trail.\n',
+    });
+    const r = await lint({ root, only: ['skill-name-invalid-chars', 'skill-missing-frontmatter'] });
+    expect(r.diagnostics.map((d) => [d.file, d.code, d.severity])).toEqual([
+      ['.claude/skills/add-models/SKILL.md', 'skill-name-invalid-chars', 'info'],
+      ['.claude/skills/audit-integrity/SKILL.md', 'skill-missing-frontmatter', 'warning'],
+      ['.claude/skills/audit_logging/SKILL.md', 'skill-name-invalid-chars', 'info'],
+    ]);
+    // without a sign of Copilot, nothing but Claude Code reads the folder: no finding of the name
+    const alone = project({
+      '.claude/skills/audit_logging/SKILL.md': '---\nname: audit_logging\ndescription: Audits logs. Use when auditing.\n---\n# Audit\n',
+    });
+    expect((await lint({ root: alone, only: ['skill-name-invalid-chars'] })).diagnostics).toEqual([]);
   });
 
   it('an OpenClaw workspace (held-out round 78): what OpenClaw loads is no finding, what it does not load is an error', async () => {
@@ -341,8 +362,9 @@ describe('saying which targets a skill got and why', () => {
         why: 'in .claude/skills/, and GitHub Copilot reads it: .github/copilot-instructions.md is there',
       },
     });
-    // Copilot reads .claude/skills and requires a name: not portable; Claude Code accepts any folder name
-    expect(shown.rules['skill-missing-name']).toBe('warning');
+    // Copilot reads .claude/skills and requires a name: not portable, a note (the name is the author's
+    // choice for Claude Code); Claude Code accepts any folder name
+    expect(shown.rules['skill-missing-name']).toBe('info');
     expect(shown.rules['skill-name-mismatch-dir']).toBe('off');
     expect(shown.rules['skill-broken-link']).toBe('error');
     const plugin = JSON.parse((await run(['check', dir, '--print-config', join(dir, 'plugins/p/skills/formatting/SKILL.md')])).stdout);

@@ -16,7 +16,7 @@ const DOES: Record<LoaderEntry['does'], string> = {
   ignores: 'does not read it',
 };
 
-export function loadersSection(meta: Pick<RuleMeta, 'loaders' | 'certainty' | 'loadersOf'>): string {
+export function loadersSection(meta: Pick<RuleMeta, 'loaders' | 'certainty' | 'loadersOf' | 'subject'>): string {
   const table = meta.loaders;
   let body: string;
   if (table === undefined) {
@@ -38,7 +38,11 @@ export function loadersSection(meta: Pick<RuleMeta, 'loaders' | 'certainty' | 'l
         : null;
     body = [
       intro ??
-        'What each loader does with the condition, from its documentation. For a skill, the finding is the rule’s severity where a loader the skill is written for rejects it ([targets](../targets.md)), a warning `not portable` where only another loader that reads the skill does, and nothing otherwise. The loop-language preset keeps the reference’s severity unless targets are named.',
+        `What each loader does with the condition, from its documentation. For a skill, the finding is the rule’s severity where a loader the skill is written for rejects it ([targets](../targets.md)), a warning \`not portable\` where only another loader that reads the skill does${
+          meta.subject === 'name'
+            ? ' (an info note, shown with `--verbose`, where that loader reads a loader’s own folder by the way, as GitHub Copilot reads `.claude/skills/`: the name is the author’s choice for the loader the skill is written for)'
+            : ''
+        }, and nothing otherwise. The loop-language preset keeps the reference’s severity unless targets are named.`,
       '',
       '| target | loader | does | its documentation says |',
       '|---|---|---|---|',
@@ -49,7 +53,7 @@ export function loadersSection(meta: Pick<RuleMeta, 'loaders' | 'certainty' | 'l
 }
 
 /** The page with its loaders section written (before `## Why`), or replaced where it is. */
-export function withLoadersSection(page: string, meta: Pick<RuleMeta, 'loaders' | 'certainty' | 'loadersOf'>): string {
+export function withLoadersSection(page: string, meta: Pick<RuleMeta, 'loaders' | 'certainty' | 'loadersOf' | 'subject'>): string {
   const section = loadersSection(meta);
   const start = page.indexOf(LOADERS_START);
   const end = page.indexOf(LOADERS_END);

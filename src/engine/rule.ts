@@ -82,6 +82,13 @@ export interface RuleMeta<M extends string = string> {
    * (model/agents.ts: its place and format give its loaders), not about the targets of a skill.
    */
   loadersOf?: 'agent-file';
+  /**
+   * `name`: the rule checks the skill's name (that it is there, its characters, length, reserved words,
+   * its folder). A name is the author's choice for the loader the skill is written for: what only a
+   * loader that reads the skill's folder by the way (GitHub Copilot in `.claude/skills/`) rejects of it
+   * is a note, shown with `--verbose` (engine/severity.ts).
+   */
+  subject?: 'name';
   category: RuleCategory;
   /** one line: what the rule checks */
   description: string;

@@ -616,7 +616,11 @@ function withLoaders(d: Diagnostic, meta: RuleMeta, verdict: TargetedSeverity, l
       loaders.targets.length === 0
         ? // a part of another skill (asPart): written for no loader, the why says whose part it is
           `${sentence} ${loaders.why.charAt(0).toUpperCase()}${loaders.why.slice(1)}.`
-        : `${sentence} ${what} is written for ${loaderList(loaders.targets)} (${loaders.why}).`,
+        : `${sentence} ${what} is written for ${loaderList(loaders.targets)} (${loaders.why})${
+            d.severity === 'info' && meta.subject === 'name'
+              ? `, and its name is the author's choice for ${loaderList(loaders.targets)}`
+              : ''
+          }.`,
     );
   } else if (verdict.failing !== undefined && !(loaders.targets.length === 1 && loaders.targets[0] === 'spec')) {
     add(loaderSentence(table, verdict.failing));

@@ -9,6 +9,7 @@ export default defineRule({
     code: 'skill-missing-name',
     defaultSeverity: 'error',
     certainty: 'definite',
+    subject: 'name',
     loaders: requiredField('name', 'the directory name when omitted'),
     category: 'frontmatter',
     description: 'Require a non-empty `name` in the SKILL.md frontmatter',

@@ -8,6 +8,7 @@ export default defineRule({
     code: 'skill-name-consecutive-hyphens',
     defaultSeverity: 'error',
     certainty: 'definite',
+    subject: 'name',
     loaders: NAME_HYPHENS,
     category: 'naming',
     description: "Disallow '--' in the frontmatter name",

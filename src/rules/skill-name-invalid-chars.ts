@@ -9,6 +9,7 @@ export default defineRule({
     code: 'skill-name-invalid-chars',
     defaultSeverity: 'error',
     certainty: 'definite',
+    subject: 'name',
     loaders: NAME_CHARACTERS,
     category: 'frontmatter',
     description: 'Require the frontmatter name to use only lower-case letters, digits and hyphens',

@@ -12,6 +12,7 @@ export default defineRule({
     code: 'skill-name-mismatch-dir',
     defaultSeverity: 'error',
     certainty: 'definite',
+    subject: 'name',
     loaders: {
       spec: { does: 'rejects', source: DOCS.specName, note: 'must match the parent directory name' },
       'claude-code': {

@@ -9,6 +9,7 @@ export default defineRule({
     code: 'skill-name-reserved-word',
     defaultSeverity: 'error',
     certainty: 'definite',
+    subject: 'name',
     loaders: {
       'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'cannot contain reserved words: "anthropic", "claude"' },
     },

@@ -10,6 +10,7 @@ export default defineRule({
     code: 'skill-name-too-long',
     defaultSeverity: 'error',
     certainty: 'definite',
+    subject: 'name',
     loaders: {
       spec: { does: 'rejects', source: DOCS.specName, note: '1-64 characters' },
       'claude-code': { does: 'rejects', source: DOCS.claudeCode, note: 'max 64 characters' },

@@ -8,6 +8,7 @@ export default defineRule({
     code: 'skill-name-trailing-hyphen',
     defaultSeverity: 'error',
     certainty: 'definite',
+    subject: 'name',
     loaders: NAME_HYPHENS,
     category: 'naming',
     description: 'Disallow a hyphen at the end of the frontmatter name',

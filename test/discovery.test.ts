@@ -179,6 +179,29 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     expect(ignoredOf(r)).toEqual(want.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 
+  it('a `_` folder that groups skills is walked; one that is a skill itself or is named for a part is not (held-out round 93)', async () => {
+    const root = temps.dir();
+    // an application's skills grouped in `_services/` and `_experts/`
+    writeSkill(root, 'system/hub/_services/weather');
+    writeSkill(root, 'system/agents/_experts/applications');
+    // a template is a skill folder whose name no skill can have; parts are named for what they are
+    writeBroken(root, 'system/_template');
+    writeBroken(root, 'system/_templates/basic');
+    writeBroken(root, 'skills/_archive/old-planner');
+    writeBroken(root, 'skills/__tests__/broken');
+    writeBroken(root, 'skills/_shared-drafts/x');
+    const r = await check(root);
+    expect(skillsOf(r)).toEqual(['system/agents/_experts/applications', 'system/hub/_services/weather']);
+    expect(r.errors).toBe(0);
+    expect(ignoredOf(r)).toEqual([
+      'skills/__tests__ _*/ (default)',
+      'skills/_archive _*/ (default)',
+      'skills/_shared-drafts _*/ (default)',
+      'system/_template _*/ (default)',
+      'system/_templates _*/ (default)',
+    ]);
+  });
+
   it('a default does not hide a plugin of its name (plugins/build/ with its manifest, held-out round 65)', async () => {
     const root = temps.dir();
     mkdirSync(join(root, 'plugins/build/.claude-plugin'), { recursive: true });

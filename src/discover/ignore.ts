@@ -37,11 +37,31 @@ export interface DefaultIgnore {
  */
 export const DEFAULT_IGNORES: readonly DefaultIgnore[] = [
   ...Object.entries(OTHER_USE_FOLDERS).map(([name, why]) => ({ pattern: `${name}/`, why })),
-  { pattern: '_*/', why: 'templates and shared parts (`_template/`, `_shared/`, `__tests__/`)' },
+  {
+    pattern: '_*/',
+    why: 'templates and parts (`_template/`, `_shared/`, `__tests__/`, `_archive/`): a `_` folder that is a skill itself, or is named for a part',
+  },
 ];
 
 /** Defaults that do not hide a folder holding a SKILL.md or a plugin manifest itself (all but the `_` folders). */
 const KEEPS_SKILLS = new Set(DEFAULT_IGNORES.filter((d) => !d.pattern.startsWith('_')).map((d) => d.pattern));
+
+/**
+ * The names of the `_` folders that hold parts, not skills: templates, shared pieces, tests and their
+ * fixtures, examples, archives, drafts, copies of others' work.
+ */
+const PART_FOLDER =
+  /^_+(?:templates?|shared|common|tests?|specs?|fixtures?|mocks?|snapshots?|examples?|samples?|archived?|deprecated|old|drafts?|backups?|wip|tmp|temp|vendor(?:ed)?|build|dist|generated|cache)(?:[-_.].*)?$/iu;
+
+/**
+ * Does the `_*` default hide the folder named `name`? A folder that is a skill itself (`_template/SKILL.md`:
+ * no skill's name starts with `_`) or is named for a part (PART_FOLDER) is hidden with everything in
+ * it; any other `_` folder groups skills (`_services/weather/SKILL.md`, held-out round 93: twelve
+ * skills of an application in `_services/` and `_experts/`) and is walked.
+ */
+export function hidesUnderscoreFolder(name: string, holdsSkill: boolean): boolean {
+  return holdsSkill || PART_FOLDER.test(name);
+}
 
 /** Why a path is ignored. */
 export interface IgnoreMatch {
@@ -52,6 +72,8 @@ export interface IgnoreMatch {
   file?: string;
   /** a default that does not apply to a folder holding a SKILL.md itself */
   keepsSkill: boolean;
+  /** the `_*` default, which hides only some `_` folders (hidesUnderscoreFolder) */
+  underscore?: boolean;
 }
 
 interface Mark {
@@ -247,6 +269,7 @@ export class IgnoreRules {
       pattern: mark.pattern,
       keepsSkill: mark.source === 'default' && KEEPS_SKILLS.has(mark.pattern),
     };
+    if (mark.source === 'default' && mark.pattern === '_*/') out.underscore = true;
     if (mark.file !== undefined) out.file = mark.file;
     return out;
   }

@@ -11,7 +11,7 @@ import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { CONFIG_FILE } from '../config/errors.js';
 import { within } from '../parse/confine.js';
 import { exists, insideRoot, isDirectory, readText } from '../parse/fs.js';
-import type { IgnoreMatch, IgnoreRules } from './ignore.js';
+import { hidesUnderscoreFolder, type IgnoreMatch, type IgnoreRules } from './ignore.js';
 import { nodeModule } from '../util/node-module.js';
 
 /** The files that keep a folder a default ignore names (`build/`, `test/` …): it is a skill (its SKILL.md) or a plugin (its manifest). */
@@ -159,7 +159,11 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
       if (match !== null && !(match.source === 'gitignore' && tracked().folders.has(childPath))) {
         // a default keeps a folder that is a skill itself (`build/SKILL.md`) or a plugin
         // (`plugins/build/.claude-plugin/plugin.json`: a plugin named build, held-out round 65)
-        if (!(match.keepsSkill && KEPT_FOLDER_FILES.some((f) => exists(join(childAbs, f))))) {
+        const kept =
+          match.underscore === true
+            ? !hidesUnderscoreFolder(e.name, exists(join(childAbs, 'SKILL.md')))
+            : match.keepsSkill && KEPT_FOLDER_FILES.some((f) => exists(join(childAbs, f)));
+        if (!kept) {
           ignored.push({ path: childPath, match });
           continue;
         }

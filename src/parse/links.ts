@@ -169,7 +169,8 @@ export function localLinks(file: SourceFile): LocalLink[] {
 /**
  * The anchors a markdown file defines: its headings' anchors as GitHub renders them
  * (`github-slugger`: lower case, punctuation dropped, spaces to hyphens, a repeated heading gets
- * `-1`, `-2` …), explicit `{#id}` heading attributes, and `id`/`name` attributes of HTML elements.
+ * `-1`, `-2` …), explicit `{#id}` heading attributes and kramdown `{:#id}` attribute lists, and `id`/`name`
+ * attributes of HTML elements.
  */
 export function anchors(file: SourceFile): string[] {
   const out = new Set<string>();
@@ -178,12 +179,13 @@ export function anchors(file: SourceFile): string[] {
   visit(file.root, null, (n) => {
     if (n.type === 'heading') {
       const raw = toString(n as Heading);
-      const explicit = /\{#([^}\s]+)[^}]*\}\s*$/u.exec(raw);
+      // `{#id}`, and kramdown's `{:#id}`
+      const explicit = /\{:?\s*#([^}\s]+)[^}]*\}\s*$/u.exec(raw);
       if (explicit) out.add(explicit[1]!);
       // `## Remote logons [ecs-user-usage-remote-logons]`: an anchor named in the heading (Elastic's docs-builder)
       const named = /\s\[([\w-]+)\]\s*$/u.exec(raw);
       if (named) out.add(named[1]!);
-      out.add(slugger.slug(raw.replace(/\s*\{[#.][^}]*\}\s*$/u, '').trim()));
+      out.add(slugger.slug(raw.replace(/\s*\{:?\s*[#.][^}]*\}\s*$/u, '').trim()));
     } else if (n.type === 'html') {
       for (const m of (n as Html).value.matchAll(/\b(?:id|name)\s*=\s*["']([^"']+)["']/giu)) out.add(m[1]!);
     }
@@ -198,23 +200,27 @@ export function anchors(file: SourceFile): string[] {
  * blank line, fences in it included, so a fence that opens inside one and closes outside turns what
  * follows into code, headings too; to the agent that reads the file, and to its author, those
  * headings are there (held-out round 90: links to `## Separating Events from Effects`, after six
- * `<example>` blocks with code, reported as missing).
+ * `<example>` blocks with code, reported as missing). And the ids of kramdown's attribute lists.
  */
 function textAnchors(text: string): string[] {
   const out: string[] = [];
   const slugger = new GithubSlugger();
   let fence: string | null = null;
-  for (const m of text.matchAll(/^ {0,3}(?:(`{3,}|~{3,})(.*)|#{1,6}[ \t]+(.*))$/gmu)) {
-    const [, marker, rest, heading] = m;
-    if (marker !== undefined) {
+  for (const m of text.matchAll(/^ {0,3}(?:(`{3,}|~{3,})(.*)|#{1,6}[ \t]+(.*))$|\{:\s*#([\w:.-]+)[^}\n]*\}/gmu)) {
+    const [, marker, rest, heading, attribute] = m;
+    if (attribute !== undefined) {
+      // a kramdown attribute list, on a heading or a line of its own (`{:#type-conversion}`): swift.org's
+      // guidelines, copied into a skill (held-out round 93)
+      if (fence === null) out.push(attribute);
+    } else if (marker !== undefined) {
       if (fence === null) {
         if (!(marker[0] === '`' && rest!.includes('`'))) fence = marker;
       } else if (marker[0] === fence[0] && marker.length >= fence.length && rest!.trim() === '') fence = null;
     } else if (fence === null) {
-      const title = heading!
-        .replace(/[ \t]+#+[ \t]*$/u, '')
-        .replace(/\s*\{[#.][^}]*\}\s*$/u, '')
-        .trim();
+      const closed = heading!.replace(/[ \t]+#+[ \t]*$/u, '');
+      const id = /\{:?\s*#([^}\s]+)[^}]*\}\s*$/u.exec(closed);
+      if (id) out.push(id[1]!);
+      const title = closed.replace(/\s*\{:?\s*[#.][^}]*\}\s*$/u, '').trim();
       if (title !== '') out.push(slugger.slug(title));
     }
   }

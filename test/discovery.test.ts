@@ -202,6 +202,21 @@ describe('every SKILL.md of the repository is a skill (no .loopkit.yaml)', () =>
     ]);
   });
 
+  it("skill-creator's workspace (<skill>-workspace/ with iteration-1/ or skill-snapshot/) is left out; another -workspace folder is walked (held-out round 95)", async () => {
+    const root = temps.dir();
+    writeSkill(root, 'skills/tfx-auto');
+    // the copy skill-creator keeps before an edit, and a run's output
+    writeBroken(root, 'skills/tfx-workspace/skill-snapshot/tfx-auto');
+    writeBroken(root, 'skills/tfx-workspace/iteration-1/eval-0/outputs');
+    writeBroken(root, 'skills/auto-workspace/skill-snapshot');
+    // a skill group that happens to end in -workspace
+    writeSkill(root, 'skills/team-workspace/planning');
+    const r = await check(root);
+    expect(skillsOf(r)).toEqual(['skills/team-workspace/planning', 'skills/tfx-auto']);
+    expect(r.errors).toBe(0);
+    expect(ignoredOf(r)).toEqual(['skills/auto-workspace *-workspace/ (default)', 'skills/tfx-workspace *-workspace/ (default)']);
+  });
+
   it('a default does not hide a plugin of its name (plugins/build/ with its manifest, held-out round 65)', async () => {
     const root = temps.dir();
     mkdirSync(join(root, 'plugins/build/.claude-plugin'), { recursive: true });

@@ -41,10 +41,17 @@ export const DEFAULT_IGNORES: readonly DefaultIgnore[] = [
     pattern: '_*/',
     why: 'templates and parts (`_template/`, `_shared/`, `__tests__/`, `_archive/`): a `_` folder that is a skill itself, or is named for a part',
   },
+  {
+    pattern: '*-workspace/',
+    why: 'the workspace of skill-creator’s evaluations (`<skill>-workspace/` with `iteration-1/` or `skill-snapshot/`): outputs, and copies of a skill before an edit',
+  },
 ];
 
-/** Defaults that do not hide a folder holding a SKILL.md or a plugin manifest itself (all but the `_` folders). */
-const KEEPS_SKILLS = new Set(DEFAULT_IGNORES.filter((d) => !d.pattern.startsWith('_')).map((d) => d.pattern));
+/** The defaults that hide only some of the folders they match (defaultHides). */
+const CONDITIONAL = new Set(['_*/', '*-workspace/']);
+
+/** Defaults that do not hide a folder holding a SKILL.md or a plugin manifest itself (all but the conditional ones). */
+const KEEPS_SKILLS = new Set(DEFAULT_IGNORES.filter((d) => !CONDITIONAL.has(d.pattern)).map((d) => d.pattern));
 
 /**
  * The names of the `_` folders that hold parts, not skills: templates, shared pieces, tests and their
@@ -59,8 +66,21 @@ const PART_FOLDER =
  * it; any other `_` folder groups skills (`_services/weather/SKILL.md`, held-out round 93: twelve
  * skills of an application in `_services/` and `_experts/`) and is walked.
  */
-export function hidesUnderscoreFolder(name: string, holdsSkill: boolean): boolean {
+function hidesUnderscoreFolder(name: string, holdsSkill: boolean): boolean {
   return holdsSkill || PART_FOLDER.test(name);
+}
+
+/**
+ * Does a conditional default (CONDITIONAL) hide the folder named `name`, whose files `has` tells?
+ * - `_*`: hidesUnderscoreFolder;
+ * - `*-workspace`: only skill-creator's workspace, a sibling of the skill it evaluates that holds
+ *   `iteration-1/` (the runs' outputs) or `skill-snapshot/` (the skill copied before an edit, `cp -r
+ *   <skill> <workspace>/skill-snapshot/`, as Anthropic's skill-creator writes it): those copies are
+ *   no skills to load (held-out round 95: ten copies reported as duplicates of the skills they copy).
+ */
+export function defaultHides(pattern: string, name: string, has: (file: string) => boolean): boolean {
+  if (pattern === '_*/') return hidesUnderscoreFolder(name, has('SKILL.md'));
+  return has('iteration-1') || has('skill-snapshot');
 }
 
 /** Why a path is ignored. */
@@ -72,8 +92,8 @@ export interface IgnoreMatch {
   file?: string;
   /** a default that does not apply to a folder holding a SKILL.md itself */
   keepsSkill: boolean;
-  /** the `_*` default, which hides only some `_` folders (hidesUnderscoreFolder) */
-  underscore?: boolean;
+  /** a default that hides only some of the folders it matches (defaultHides) */
+  conditional?: boolean;
 }
 
 interface Mark {
@@ -269,7 +289,7 @@ export class IgnoreRules {
       pattern: mark.pattern,
       keepsSkill: mark.source === 'default' && KEEPS_SKILLS.has(mark.pattern),
     };
-    if (mark.source === 'default' && mark.pattern === '_*/') out.underscore = true;
+    if (mark.source === 'default' && CONDITIONAL.has(mark.pattern)) out.conditional = true;
     if (mark.file !== undefined) out.file = mark.file;
     return out;
   }

@@ -11,7 +11,7 @@ import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { CONFIG_FILE } from '../config/errors.js';
 import { within } from '../parse/confine.js';
 import { exists, insideRoot, isDirectory, readText } from '../parse/fs.js';
-import { hidesUnderscoreFolder, type IgnoreMatch, type IgnoreRules } from './ignore.js';
+import { defaultHides, type IgnoreMatch, type IgnoreRules } from './ignore.js';
 import { nodeModule } from '../util/node-module.js';
 
 /** The files that keep a folder a default ignore names (`build/`, `test/` …): it is a skill (its SKILL.md) or a plugin (its manifest). */
@@ -160,8 +160,8 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
         // a default keeps a folder that is a skill itself (`build/SKILL.md`) or a plugin
         // (`plugins/build/.claude-plugin/plugin.json`: a plugin named build, held-out round 65)
         const kept =
-          match.underscore === true
-            ? !hidesUnderscoreFolder(e.name, exists(join(childAbs, 'SKILL.md')))
+          match.conditional === true
+            ? !defaultHides(match.pattern, e.name, (f) => exists(join(childAbs, f)))
             : match.keepsSkill && KEPT_FOLDER_FILES.some((f) => exists(join(childAbs, f)));
         if (!kept) {
           ignored.push({ path: childPath, match });

@@ -79,6 +79,11 @@ export interface FileModel {
   localLinks: readonly LocalLink[];
   /** the anchors the file defines: heading slugs, `{#id}` attributes, HTML ids (markdown files) */
   anchors: readonly string[];
+  /**
+   * the file imports markdown partials (`import Methods from '../shared/_methods.mdx'`, MDX as
+   * Docusaurus renders it): their headings are its anchors too, and loopkit does not read them
+   */
+  importsPartials?: true;
   /** set when the markdown was too complex to parse (see parse/complexity.ts): nothing but its DSL lines and frontmatter was read */
   tooComplex?: Complexity;
 }

@@ -7,7 +7,7 @@ import type { FileFacts, FileKind, FileModel, SourceFile } from '../model/types.
 import { lineCount } from '../util/text.js';
 import { tooComplex } from './complexity.js';
 import { parseHandoffsFile } from './handoffs.js';
-import { anchors, localLinks } from './links.js';
+import { anchors, importsPartials, localLinks } from './links.js';
 import { loopFacts } from './loop.js';
 import { sourceFile } from './markdown.js';
 import { markdownLinkTargets, skillFacts } from './skill.js';
@@ -38,6 +38,7 @@ export function extractFile(path: string, kind: FileKind, text: string): Extract
     anchors: markdown ? anchors(source) : [],
   };
   if (complexity) file.tooComplex = complexity;
+  if (markdown && importsPartials(text)) file.importsPartials = true;
   const facts: FileFacts = { file };
   if (kind === 'skill') facts.skill = skillFacts(source);
   else if (kind === 'loop') facts.loop = loopFacts(source);

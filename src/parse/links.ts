@@ -195,20 +195,47 @@ export function anchors(file: SourceFile): string[] {
 }
 
 /**
+ * Does the markdown import a markdown partial, as MDX does (`import Methods from
+ * '../shared/_methods.mdx';` on a line of its own, outside code)? Docusaurus renders the partial
+ * where the file names it (`<Methods />`), its headings and their anchors with it (held-out round 96:
+ * API references copied into a skill link `#fromJS`, which a partial defines).
+ */
+export function importsPartials(text: string): boolean {
+  if (!text.includes('import ')) return false;
+  let fence: string | null = null;
+  for (const m of text.matchAll(/^ {0,3}(?:(`{3,}|~{3,})(.*)|import\s+[\w{}, ]+\s+from\s+['"][^'"]+\.mdx?['"];?\s*)$/gmu)) {
+    const [, marker, rest] = m;
+    if (marker === undefined) {
+      if (fence === null) return true;
+    } else if (fence === null) {
+      if (!(marker[0] === '`' && rest!.includes('`'))) fence = marker;
+    } else if (marker[0] === fence[0] && marker.length >= fence.length && rest!.trim() === '') fence = null;
+  }
+  return false;
+}
+
+/**
  * The anchors of the headings a reader of the raw text sees: `#` lines outside the code blocks that
  * fences open and close line by line. CommonMark reads an HTML block (`<example>`) up to the next
  * blank line, fences in it included, so a fence that opens inside one and closes outside turns what
  * follows into code, headings too; to the agent that reads the file, and to its author, those
  * headings are there (held-out round 90: links to `## Separating Events from Effects`, after six
- * `<example>` blocks with code, reported as missing). And the ids of kramdown's attribute lists.
+ * `<example>` blocks with code, reported as missing). And the ids of kramdown's attribute lists, and
+ * the sections of a prompt written in XML tags.
  */
 function textAnchors(text: string): string[] {
   const out: string[] = [];
   const slugger = new GithubSlugger();
   let fence: string | null = null;
-  for (const m of text.matchAll(/^ {0,3}(?:(`{3,}|~{3,})(.*)|#{1,6}[ \t]+(.*))$|\{:\s*#([\w:.-]+)[^}\n]*\}/gmu)) {
-    const [, marker, rest, heading, attribute] = m;
-    if (attribute !== undefined) {
+  for (const m of text.matchAll(
+    /^ {0,3}(?:(`{3,}|~{3,})(.*)|#{1,6}[ \t]+(.*)|<([a-z][\w-]*)(?:\s[^<>]*)?>[ \t]*)$|\{:\s*#([\w:.-]+)[^}\n]*\}/gmu,
+  )) {
+    const [, marker, rest, heading, tag, attribute] = m;
+    if (tag !== undefined) {
+      // a section of a prompt written in XML tags, opened on a line of its own (`<prompt_caching>`):
+      // `#prompt_caching` names it to the agent that reads the file (held-out round 94)
+      if (fence === null) out.push(tag);
+    } else if (attribute !== undefined) {
       // a kramdown attribute list, on a heading or a line of its own (`{:#type-conversion}`): swift.org's
       // guidelines, copied into a skill (held-out round 93)
       if (fence === null) out.push(attribute);

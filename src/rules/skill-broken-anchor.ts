@@ -36,6 +36,8 @@ export default defineRule({
         const path = linkLanding(linkPlaces(link.path, link.fromSkillDir === true, file.path, skill.dir), project.linkTargets);
         const target = path === null ? undefined : byPath.get(path);
         if (path === null || !target) continue; // not a markdown file read this run (or missing: skill-broken-link, skill-reference-broken-link)
+        // its anchors are in part those of the markdown it imports (MDX), which loopkit did not read
+        if (target.importsPartials) continue;
         const anchors = target.anchors;
         const wanted = link.anchor;
         if (anchors.includes(wanted) || anchors.includes(wanted.toLowerCase())) continue;

@@ -202,16 +202,25 @@ export function anchors(file: SourceFile): string[] {
  */
 export function importsPartials(text: string): boolean {
   if (!text.includes('import ')) return false;
+  for (const _ of outsideFences(text, String.raw`import\s+[\w{}, ]+\s+from\s+['"][^'"]+\.mdx?['"];?\s*$`)) return true;
+  return false;
+}
+
+/**
+ * The matches of `pattern` (a regular expression's source, matched at the start of a line after up
+ * to three spaces, multiline) outside the code blocks that fences open and close line by line, as a
+ * reader of the raw text sees them (HTML blocks do not hide fences from such a reader).
+ */
+function* outsideFences(text: string, pattern: string): Generator<RegExpMatchArray> {
   let fence: string | null = null;
-  for (const m of text.matchAll(/^ {0,3}(?:(`{3,}|~{3,})(.*)|import\s+[\w{}, ]+\s+from\s+['"][^'"]+\.mdx?['"];?\s*)$/gmu)) {
+  for (const m of text.matchAll(new RegExp(`^ {0,3}(?:(${'`'}{3,}|~{3,})(.*)$|(?:${pattern}))`, 'gmu'))) {
     const [, marker, rest] = m;
     if (marker === undefined) {
-      if (fence === null) return true;
+      if (fence === null) yield m;
     } else if (fence === null) {
       if (!(marker[0] === '`' && rest!.includes('`'))) fence = marker;
     } else if (marker[0] === fence[0] && marker.length >= fence.length && rest!.trim() === '') fence = null;
   }
-  return false;
 }
 
 /**
@@ -226,24 +235,17 @@ export function importsPartials(text: string): boolean {
 function textAnchors(text: string): string[] {
   const out: string[] = [];
   const slugger = new GithubSlugger();
-  let fence: string | null = null;
-  for (const m of text.matchAll(
-    /^ {0,3}(?:(`{3,}|~{3,})(.*)|#{1,6}[ \t]+(.*)|<([a-z][\w-]*)(?:\s[^<>]*)?>[ \t]*)$|\{:\s*#([\w:.-]+)[^}\n]*\}/gmu,
-  )) {
-    const [, marker, rest, heading, tag, attribute] = m;
+  const lines = String.raw`#{1,6}[ \t]+(.*)$|<([a-z][\w-]*)(?:\s[^<>]*)?>[ \t]*$|.*?\{:\s*#([\w:.-]+)[^}\n]*\}`;
+  for (const [, , , heading, tag, attribute] of outsideFences(text, lines)) {
     if (tag !== undefined) {
       // a section of a prompt written in XML tags, opened on a line of its own (`<prompt_caching>`):
       // `#prompt_caching` names it to the agent that reads the file (held-out round 94)
-      if (fence === null) out.push(tag);
+      out.push(tag);
     } else if (attribute !== undefined) {
       // a kramdown attribute list, on a heading or a line of its own (`{:#type-conversion}`): swift.org's
       // guidelines, copied into a skill (held-out round 93)
-      if (fence === null) out.push(attribute);
-    } else if (marker !== undefined) {
-      if (fence === null) {
-        if (!(marker[0] === '`' && rest!.includes('`'))) fence = marker;
-      } else if (marker[0] === fence[0] && marker.length >= fence.length && rest!.trim() === '') fence = null;
-    } else if (fence === null) {
+      out.push(attribute);
+    } else {
       const closed = heading!.replace(/[ \t]+#+[ \t]*$/u, '');
       const id = /\{:?\s*#([^}\s]+)[^}]*\}\s*$/u.exec(closed);
       if (id) out.push(id[1]!);

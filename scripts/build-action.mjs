@@ -24,7 +24,7 @@ const options = { minify: true, sourcemap: false };
 rmSync(outdir, { recursive: true, force: true });
 const metafiles = [
   await buildCjsCli(outdir, 'loopkit', options, { shebang: true, entry: 'src/action/program.ts' }),
-  await buildEsm(outdir, { worker: 'src/engine/worker.ts' }, options, { splitting: false }),
+  await buildEsm(outdir, { worker: 'src/api/worker.ts' }, options, { splitting: false }),
   ...(await buildVendor(outdir, ['tokenizer'], options)),
 ];
 chmodSync(join(outdir, 'loopkit.cjs'), 0o755);

@@ -40,7 +40,7 @@ if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
 const started = Date.now();
 rmSync(outdir, { recursive: true, force: true });
 const metafiles = [
-  await buildEsm(outdir, { cli: 'src/cli.ts', worker: 'src/engine/worker.ts', index: 'src/index.ts' }, options),
+  await buildEsm(outdir, { cli: 'src/cli.ts', worker: 'src/api/worker.ts', index: 'src/index.ts' }, options),
   await buildCjsCli(outdir, 'cli', options),
   await buildSmall(outdir, 'version', 'src/version.ts', 'esm', { ...options, sourcemap: false }),
   await buildSmall(outdir, 'boot', 'src/boot.ts', 'cjs', { ...options, sourcemap: false }),

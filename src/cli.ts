@@ -11,7 +11,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addOutputOptions, configFailure, maxWarnings, printReport, type CliIo, type OutputOptions } from './commands/output.js';
-import { projectOf } from './commands/project.js';
+import { projectOf } from './api/project.js';
 // `state` and `trace` (and the YAML and schema code they bring) are loaded when one of them runs
 import type { StateOptions } from './commands/state.js';
 import type { TraceOptions } from './commands/trace.js';
@@ -21,7 +21,8 @@ import { cacheSettings } from './engine/cache.js';
 import { PRESET_NAMES } from './config/presets.js';
 import { TARGETS } from './model/targets.js';
 import { UsageError } from './engine/errors.js';
-import { fileConfig, lint, type LintResult } from './engine/run.js';
+import type { LintResult } from './engine/run.js';
+import { fileConfig, lint } from './api/engine.js';
 import type { RunnerOptions } from './engine/runner.js';
 import { ProjectError } from './parse/errors.js';
 import { dotGraph, jsonGraph, mermaidGraph } from './reporters/graph.js';
@@ -446,9 +447,17 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       const { runTrace } = await import('./commands/trace.js');
       exitCode = await runTrace(file, opts, io);
     });
-  const more = registerCommands(program, io, (code) => {
-    exitCode = code;
-  });
+  const more = registerCommands(
+    program,
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    {
+      lsp: async (options) => (await import('./lsp/server.js')).runLanguageServer(options),
+      mcp: async (options, cliIo) => (await import('./mcp/run.js')).runMcp(options, cliIo),
+    },
+  );
   for (const cmd of [check, graph, state, trace, ...more]) {
     cmd.exitOverride();
     cmd.configureOutput({

@@ -1,6 +1,7 @@
 /** Public API. */
 export { main, colorEnabled, type CliIo } from './cli.js';
-export { lint, loadModel, ruleIndex, UsageError, type LintOptions, type LintResult } from './engine/run.js';
+export { lint, loadModel, ruleIndex, computeFixes, openSession, coreRules, type LintOptions } from './api/engine.js';
+export { UsageError, type LintResult } from './engine/run.js';
 export { WorkerPool } from './engine/pool.js';
 export {
   ProjectSession,
@@ -15,16 +16,16 @@ export type { Diagnostic, Severity, Related } from './engine/diagnostic.js';
 export type { Rule, RuleMeta } from './engine/rule.js';
 export { loadConfig, parseConfigText, ConfigError } from './config/load.js';
 export { configSchema, defaultConfig, type Config } from './config/schema.js';
-export { rules } from './rules/index.js';
+export { coreRules as rules } from './api/core-rules.js';
 export { buildGraph, type StateGraph } from './graph/graph.js';
 export { handlesState, judgeMove, legalMoves, runEnded, type Legal, type Move, type Verdict } from './graph/moves.js';
-export { computeFixes, type FixRun, type FileFix } from './engine/fix.js';
+export type { FixRun, FileFix } from './engine/fix.js';
 export { applyBaseline, createBaseline, type Baseline, type BaselineEntry } from './engine/baseline.js';
 export { textReport } from './reporters/text.js';
 export { jsonReport } from './reporters/json.js';
 export { sarifReport } from './reporters/sarif.js';
 export { githubReport } from './reporters/github.js';
-export { checkState } from './commands/state.js';
+export { checkState } from './api/state.js';
 export { checkTrace } from './commands/trace.js';
 export { checkSession } from './commands/watch.js';
 export { measureCoverage } from './commands/coverage.js';

@@ -6,8 +6,8 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lint } from '../src/engine/run.js';
-import { ProjectSession } from '../src/engine/session.js';
+import { lint } from '../src/api/engine.js';
+import { openSession } from '../src/api/engine.js';
 import { featureContext } from '../src/lsp/context.js';
 import { definition } from '../src/lsp/navigation.js';
 import { rename, RenameRefused } from '../src/lsp/rename.js';
@@ -161,7 +161,7 @@ describe('the MCP answers say which agent takes over and whether it may load the
 describe('the language server: from the agent of a handoff to its file, and renaming an agent', () => {
   const AGENT_FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'rules', 'handoff-skill-denied', 'invalid');
   async function contextAt(root: string, path: string) {
-    const session = await ProjectSession.open({ root, concurrency: 'off' });
+    const session = await openSession({ root, concurrency: 'off' });
     const check = session.state.check!;
     const text = (p: string) => readFileSync(join(root, p), 'utf8');
     return { ctx: featureContext(root, check, path, text(path), text) };
@@ -221,7 +221,7 @@ describe('a session (language server, MCP, watch) follows the agent files', () =
     cpSync(join(import.meta.dirname, '..', 'fixtures', 'rules', 'handoff-skill-denied', 'invalid', 'opencode-denied'), root, {
       recursive: true,
     });
-    const session = await ProjectSession.open({ root, concurrency: 'off' });
+    const session = await openSession({ root, concurrency: 'off' });
     const denied = () => session.state.check!.diagnostics.filter((d) => d.code === 'handoff-skill-denied').length;
     expect(denied()).toBe(1);
     const file = '.opencode/agent/reviewer.md';

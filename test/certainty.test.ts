@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromSource } from '../src/config/load.js';
 import { PRESET_NAMES, STRICT_ONLY } from '../src/config/presets.js';
-import { lint, ruleIndex } from '../src/engine/run.js';
+import { lint, ruleIndex } from '../src/api/engine.js';
 import { presetSeverity, severityPlan, type PresetChoice } from '../src/engine/severity.js';
 import { rules } from '../src/rules/index.js';
 import { run, Temps } from './helpers/cli.js';

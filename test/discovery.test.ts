@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/cli.js';
 import { fromAbove, rebased } from '../src/discover/ignore.js';
-import { lint, type LintResult } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
+import type { LintResult } from '../src/engine/run.js';
 import { BIN, PROJECTS, ROOT, run, Temps } from './helpers/cli.js';
 import { PERMISSIONS } from './helpers/permissions.js';
 

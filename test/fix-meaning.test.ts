@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { computeFixes } from '../src/engine/fix.js';
+import { computeFixes } from '../src/api/engine.js';
 import { rules } from '../src/rules/index.js';
 import { Temps } from './helpers/cli.js';
 import { meaningChanges, readings, toolList } from './helpers/readings.js';

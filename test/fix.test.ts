@@ -9,8 +9,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { computeFixes } from '../src/engine/fix.js';
-import { lint } from '../src/engine/run.js';
+import { computeFixes } from '../src/api/engine.js';
+import { lint } from '../src/api/engine.js';
 import { rules } from '../src/rules/index.js';
 import { run, Temps } from './helpers/cli.js';
 import { listCases } from './helpers/fixtures.js';

@@ -1,7 +1,7 @@
 /** Unit tests of the combined graph (src/graph/graph.ts) and the bounded simulation (src/graph/simulate.ts). */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import {
   canReachTerminal,
   connectedGroups,

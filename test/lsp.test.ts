@@ -29,7 +29,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SECTIONS } from '../src/config/schema.js';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import { filesOf, ROOT, run, Temps } from './helpers/cli.js';
 import { comparable, fromEngine, LspClient, published, uriOf } from './helpers/lsp.js';
 

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import { checkAnswer } from '../src/mcp/answers.js';
 import { BIN, cleanEnv, PROJECTS, ROOT, Temps } from './helpers/cli.js';
 import { EventQueue } from './helpers/events.js';

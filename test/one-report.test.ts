@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 
 const dirs: string[] = [];
 afterAll(() => {

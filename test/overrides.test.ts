@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfigText } from '../src/config/load.js';
-import { lint, type LintResult } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
+import type { LintResult } from '../src/engine/run.js';
 import { matchesGlob } from '../src/engine/severity.js';
 import { PROJECTS, run } from './helpers/cli.js';
 

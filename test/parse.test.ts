@@ -6,7 +6,7 @@ import { claudeCodeQuotes, parseFrontmatter } from '../src/parse/frontmatter.js'
 import { loopFacts } from '../src/parse/loop.js';
 import { sourceFile } from '../src/parse/markdown.js';
 import { sectionsAt } from '../src/parse/sections.js';
-import { loadModel } from '../src/engine/run.js';
+import { loadModel } from '../src/api/engine.js';
 import { lineCount, positionAt, lineStarts } from '../src/util/text.js';
 
 const temps: string[] = [];

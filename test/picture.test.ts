@@ -10,7 +10,7 @@ import { JSDOM } from 'jsdom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/load.js';
 import type { Diagnostic } from '../src/engine/diagnostic.js';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import { graphFromEdges, type Edge } from '../src/graph/graph.js';
 import { dotGraph, jsonGraph, mermaidGraph } from '../src/reporters/graph.js';
 import { graphView, machineDiagnostics, stateKinds, type GraphView } from '../src/reporters/graph-view.js';

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../src/engine/diagnostic.js';
-import { lint, type LintResult } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
+import type { LintResult } from '../src/engine/run.js';
 import { PERMISSIONS } from './helpers/permissions.js';
 
 const EMOJI = '😀'; // a surrogate pair

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES } from '../src/config/presets.js';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import { rules } from '../src/rules/index.js';
 import { listCases, type ExpectedDiagnostic, type FixtureCase } from './helpers/fixtures.js';
 

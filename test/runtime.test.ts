@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { checkState } from '../src/commands/state.js';
+import { checkState } from '../src/api/state.js';
 import { checkTrace } from '../src/commands/trace.js';
 import { checkSession } from '../src/commands/watch.js';
 import { runtimeCodes } from '../src/runtime/codes.js';

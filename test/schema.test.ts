@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { parseConfigText } from '../src/config/load.js';
 import { CONFIG_KEYS } from '../src/config/schema.js';
 import { configJsonSchemaText, KEY_DESCRIPTIONS } from '../src/dev/json-schema.js';
-import { ruleIndex } from '../src/engine/run.js';
+import { ruleIndex } from '../src/api/engine.js';
 import { rules } from '../src/rules/index.js';
 
 const ROOT = join(import.meta.dirname, '..');

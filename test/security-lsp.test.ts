@@ -26,7 +26,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseServer } from '../editors/vscode/src/server.js';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import { attackLayout, ENV_NAME, ENV_SECRET, noLeak, SECRET, type Attack } from './helpers/attack.js';
 import { Temps } from './helpers/cli.js';
 import { comparable, fromEngine, LspClient, published, uriOf } from './helpers/lsp.js';

@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import { MAX_MESSAGE_BYTES } from '../src/mcp/guard.js';
 import type { Checked, ModelHost } from '../src/mcp/host.js';
 import { createServer } from '../src/mcp/server.js';

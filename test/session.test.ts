@@ -7,8 +7,9 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/errors.js';
-import { lint } from '../src/engine/run.js';
-import { ProjectSession, type SessionState } from '../src/engine/session.js';
+import { lint } from '../src/api/engine.js';
+import type { ProjectSession, SessionState } from '../src/engine/session.js';
+import { openSession } from '../src/api/engine.js';
 import { Temps } from './helpers/cli.js';
 
 const temps = new Temps();
@@ -44,7 +45,7 @@ async function expectSame(session: ProjectSession, overlay: Map<string, string>)
 describe('ProjectSession', () => {
   it('holds what check says, and follows buffers, disk changes, deletions and a broken configuration', async () => {
     const root = example('loop');
-    const session = await ProjectSession.open({ root, concurrency: 'off' });
+    const session = await openSession({ root, concurrency: 'off' });
     const overlay = new Map<string, string>();
     await expectSame(session, overlay);
     const clean = session.state.check!.diagnostics.length;
@@ -106,7 +107,7 @@ describe('ProjectSession', () => {
 
   it('a new skill and a LOOP.md that becomes a contract are read', async () => {
     const root = example('loop-controller');
-    const session = await ProjectSession.open({ root, concurrency: 'off' });
+    const session = await openSession({ root, concurrency: 'off' });
     const overlay = new Map<string, string>();
     await expectSame(session, overlay);
     mkdirSync(join(root, 'skills', 'writing-notes'));

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkState } from '../src/commands/state.js';
+import { checkState } from '../src/api/state.js';
 import { jsonPointer } from '../src/parse/data.js';
 
 const ROOT = join(import.meta.dirname, '..');

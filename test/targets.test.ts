@@ -8,7 +8,7 @@ import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import { presetSeverity } from '../src/engine/severity.js';
 import { detectTargets, fails, TARGETS, type Target } from '../src/model/targets.js';
 import { rules } from '../src/rules/index.js';

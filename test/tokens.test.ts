@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import * as reference from 'gpt-tokenizer/encoding/cl100k_base';
-import { lint } from '../src/engine/run.js';
+import { lint } from '../src/api/engine.js';
 import { charLength } from '../src/util/text.js';
 import { PIECES } from '../src/util/cl100k-pieces.js';
 import { countTokens, offsetAfterTokens, tokenBound, tokensOver, tokensPast } from '../src/util/tokens.js';

@@ -26,9 +26,9 @@ import { CoverageCounter, percent, type Coverage } from '../runtime/coverage.js'
 import { TraceChecker } from '../runtime/trace-check.js';
 import { VERSION } from '../version.js';
 import { configFailure, emitReport, type CliIo } from './output.js';
-import { projectFor, projectPath, requireFile } from './project.js';
+import { projectFor, projectPath, requireFile } from '../api/project.js';
 import { replaySession } from './session.js';
-import { loadStateProject, skillSchema } from './state.js';
+import { loadStateProject, skillSchema } from '../api/state.js';
 
 export const COVERAGE_FORMATS = ['text', 'json', 'svg', 'html'] as const;
 

@@ -1,48 +1,6 @@
-/** `loopkit explain <code>`: a rule's (or runtime code's) documentation page (docs/rules/<code>.md of the package) in the terminal. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { UsageError } from '../engine/errors.js';
-import { ruleIndex } from '../engine/run.js';
-import { ruleDocsDirectory } from '../reporters/docs.js';
-import { runtimeCodes } from '../runtime/codes.js';
+/** `loopkit explain <code>`: a rule's (or runtime code's) documentation page (docs/rules/<code>.md of the package) in the terminal; the page and the codes are the API layer's (api/explain.ts). */
+import { codeIndex, codeMarkdown } from '../api/explain.js';
 import { renderMarkdown } from '../reporters/terminal-markdown.js';
-import { closest } from '../util/closest.js';
-
-/** Every code `explain` knows, by code and alias: the rules', and the runtime codes of state, trace and watch. */
-function codeIndex(): Map<string, string> {
-  const index = new Map<string, string>();
-  for (const [name, rule] of ruleIndex()) index.set(name, rule.meta.code);
-  for (const m of runtimeCodes) index.set(m.code, m.code);
-  return index;
-}
-
-/** The code a name means (a code or an alias), or a UsageError with a suggestion. */
-export function resolveCode(name: string): string {
-  const index = codeIndex();
-  const code = index.get(name) ?? index.get(name.toLowerCase());
-  if (code) return code;
-  const names = [...index.keys()];
-  const guess = closest(name, names);
-  if (guess) throw new UsageError(`unknown rule '${name}'; did you mean '${guess}'?`);
-  const word = name.toLowerCase();
-  const containing = [...new Set(index.values())].filter((c) => c.includes(word));
-  if (containing.length > 0 && word.length >= 3) {
-    throw new UsageError(`unknown rule '${name}'; rules whose code contains '${word}': ${containing.join(', ')}`);
-  }
-  throw new UsageError(`unknown rule '${name}' (loopkit rules lists every code)`);
-}
-
-/** The documentation page of a code (or alias), as markdown. */
-export function codeMarkdown(name: string): { code: string; markdown: string } {
-  const code = resolveCode(name);
-  const dir = ruleDocsDirectory();
-  try {
-    if (dir === null) throw new Error('no docs/rules directory');
-    return { code, markdown: readFileSync(join(dir, `${code}.md`), 'utf8') };
-  } catch (e) {
-    throw new UsageError(`the documentation of ${code} is missing from this installation of loopkit (${(e as Error).message})`);
-  }
-}
 
 export function explain(name: string, color: boolean): string {
   const { markdown } = codeMarkdown(name);

@@ -3,8 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { CliIo } from './output.js';
 import { UsageError } from '../engine/errors.js';
-import { computeFixes } from '../engine/fix.js';
-import type { LintOptions, LintResult } from '../engine/run.js';
+
+import type { LintResult } from '../engine/run.js';
+import { computeFixes, type LintOptions } from '../api/engine.js';
 import { displayPath } from '../reporters/paths.js';
 import { unifiedDiff } from '../util/diff.js';
 

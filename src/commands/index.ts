@@ -11,7 +11,16 @@ import type { WatchCliOptions } from './watch.js';
 /** Where the cache is by default, for help texts. */
 export const CACHE_DIR_HINT = '$XDG_CACHE_HOME/loopkit or ~/.cache/loopkit on Linux';
 
-export function registerCommands(program: Command, io: CliIo, exit: (code: number) => void): Command[] {
+/**
+ * The servers `loopkit lsp` and `loopkit mcp` start: front ends beside the command line, handed to it
+ * by the program's entry (cli.ts), so that commands/ imports neither.
+ */
+export interface Servers {
+  lsp(options: { cache: { flag: boolean | undefined; location: string | undefined; env: CliIo['env'] } }): Promise<number>;
+  mcp(options: { project?: string }, io: CliIo): Promise<number>;
+}
+
+export function registerCommands(program: Command, io: CliIo, exit: (code: number) => void, servers: Servers): Command[] {
   const rules = program
     .command('rules')
     .description('list every rule: code, default severity, category, whether --fix repairs it, what it checks')
@@ -88,8 +97,7 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
     .description('serve the contracts to an agent over the Model Context Protocol (stdio): check, next, step, state, trace, explain')
     .option('-p, --project <dir>', 'the project directory', '.')
     .action(async (opts: { project?: string }) => {
-      const { runMcp } = await import('./mcp.js');
-      exit(await runMcp(opts, io));
+      exit(await servers.mcp(opts, io));
     });
   const lsp = program
     .command('lsp')
@@ -101,8 +109,7 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
     // editors' clients add flags of their own (--clientProcessId=…)
     .allowUnknownOption()
     .action(async (opts: { cache?: boolean; cacheLocation?: string }) => {
-      const { runLanguageServer } = await import('../lsp/server.js');
-      exit(await runLanguageServer({ cache: { flag: opts.cache, location: opts.cacheLocation, env: io.env } }));
+      exit(await servers.lsp({ cache: { flag: opts.cache, location: opts.cacheLocation, env: io.env } }));
     });
   return [rules, explain, init, watch, coverage, mcp, lsp];
 }

@@ -6,9 +6,7 @@ import { Option, type Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../config/errors.js';
-import { compareDiagnostics, type Diagnostic } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
-import type { RuleMeta } from '../engine/rule.js';
 import { FORMATS, renderReport, type Format } from '../reporters/index.js';
 import { displayPath } from '../reporters/paths.js';
 import type { Report, ReportOptions } from '../reporters/types.js';
@@ -93,31 +91,6 @@ export function printReport(report: Report, opts: OutputOptions, io: CliIo, text
     return 1;
   }
   return 0;
-}
-
-/** A report of a runtime command: its diagnostics in output order, counted. */
-export function runtimeReport(
-  project: Report['project'],
-  diagnostics: Diagnostic[],
-  rules: readonly RuleMeta[],
-  verifications: number,
-  counted: string,
-  files: readonly string[],
-): Report {
-  diagnostics.sort(compareDiagnostics);
-  const count = (s: Diagnostic['severity']) => diagnostics.filter((d) => d.severity === s).length;
-  return {
-    project,
-    diagnostics,
-    files,
-    suppressed: 0,
-    verifications,
-    errors: count('error'),
-    warnings: count('warning'),
-    info: count('info'),
-    rules,
-    counted,
-  };
 }
 
 /** Run a runtime command: print its report, or say why its input cannot be checked (exit 2). */

@@ -9,10 +9,10 @@ import { presetSeverity, targetSeverity, type Setting } from '../engine/severity
 import { isTarget, LOADER_INFO, LOADERS, TARGET_INFO, TARGETS, type Target } from '../model/targets.js';
 import { closest } from '../util/closest.js';
 import { ruleDocsPath } from '../reporters/docs.js';
-import { rules } from '../rules/index.js';
+import { coreRules } from '../api/core-rules.js';
 
 export function ruleList(): RuleMeta[] {
-  return rules.map((r) => r.meta);
+  return coreRules.map((r) => r.meta);
 }
 
 /** The severity of a rule under each preset chosen by the user (no `rules:` of their own). */

@@ -12,8 +12,8 @@ import type { StateGraph } from '../graph/graph.js';
 import type { CompiledSchema } from '../model/schema.js';
 import type { Project, Skill } from '../model/types.js';
 import { StateRun, type VersionResult } from '../runtime/state-run.js';
-import { projectPath } from './project.js';
-import { parseStateText, readStateFile, stateFormat } from './state.js';
+import { projectPath } from '../api/project.js';
+import { parseStateText, readStateFile, stateFormat } from '../api/state.js';
 
 const byName = new Intl.Collator('en', { numeric: true }).compare;
 

@@ -9,7 +9,7 @@
 import { dirname } from 'node:path';
 import type { Diagnostic } from '../engine/diagnostic.js';
 import { UsageError } from '../engine/errors.js';
-import { loadModel } from '../engine/run.js';
+import { loadModel } from '../api/engine.js';
 import { graphFromEdges } from '../graph/graph.js';
 import { runEnded } from '../graph/moves.js';
 import { fileStat, isDirectory, notAFile } from '../parse/fs.js';
@@ -17,9 +17,11 @@ import { MAX_LINE_BYTES, readLines, type LineRead } from '../parse/lines.js';
 import type { Report } from '../reporters/types.js';
 import { TRACE_CODES } from '../runtime/codes.js';
 import { TraceChecker } from '../runtime/trace-check.js';
-import { colorEnabled, configFailure, runCommand, runtimeReport, type CliIo, type OutputOptions } from './output.js';
-import { namedSkill, projectFor, projectPath, requireFile } from './project.js';
-import { STREAM_FORMATS, StreamPrinter, untilStopped, type StreamFormat } from './stream.js';
+import { colorEnabled, configFailure, runCommand, type CliIo, type OutputOptions } from './output.js';
+import { runtimeReport } from '../reporters/runtime.js';
+import { namedSkill, projectFor, projectPath, requireFile } from '../api/project.js';
+import { STREAM_FORMATS, StreamPrinter, type StreamFormat } from './stream.js';
+import { untilStopped } from '../util/until-stopped.js';
 
 export interface TraceOptions extends OutputOptions {
   skill?: string;

@@ -18,11 +18,13 @@ import { STATE_FILE_CODES, TRACE_CODES } from '../runtime/codes.js';
 import { currentStateField } from '../runtime/state-run.js';
 import { isDirectory } from '../parse/fs.js';
 import type { Report } from '../reporters/types.js';
-import { colorEnabled, configFailure, runCommand, runtimeReport, type CliIo, type OutputOptions } from './output.js';
-import { projectFor, projectPath } from './project.js';
+import { colorEnabled, configFailure, runCommand, type CliIo, type OutputOptions } from './output.js';
+import { runtimeReport } from '../reporters/runtime.js';
+import { projectFor, projectPath } from '../api/project.js';
 import { replaySession } from './session.js';
-import { loadStateProject, parseStateText, skillSchema, stateFormat } from './state.js';
-import { STREAM_FORMATS, StreamPrinter, untilStopped, type StreamFormat } from './stream.js';
+import { loadStateProject, parseStateText, skillSchema, stateFormat } from '../api/state.js';
+import { STREAM_FORMATS, StreamPrinter, type StreamFormat } from './stream.js';
+import { untilStopped } from '../util/until-stopped.js';
 import type { WatchContext } from '../live/watch.js';
 
 export interface WatchCliOptions extends OutputOptions {

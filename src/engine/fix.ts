@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import type { FileKind } from '../model/types.js';
 import { extractFile } from '../parse/extract.js';
 import { readText } from '../parse/fs.js';
-import { rules } from '../rules/index.js';
 import { applyEdits, compatibleEdits, type TextEdit } from '../util/edits.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { FixProblem, Rule } from './rule.js';
@@ -74,18 +73,25 @@ export function kindOf(path: string): FileKind | null {
   return null;
 }
 
-const fixable = new Map(rules.filter((r) => r.fix).map((r) => [r.meta.code, r]));
+const fixableBySet = new WeakMap<readonly Rule[], ReadonlyMap<string, Rule>>();
 
-/** Is this diagnostic one its rule's fix part repairs? */
-export function repairable(d: Diagnostic): boolean {
-  const part = fixable.get(d.code)?.fix;
+/** The rules of a rule set that have a fix part, by code. */
+function fixable(ruleSet: readonly Rule[]): ReadonlyMap<string, Rule> {
+  let m = fixableBySet.get(ruleSet);
+  if (!m) fixableBySet.set(ruleSet, (m = new Map(ruleSet.filter((r) => r.fix).map((r) => [r.meta.code, r]))));
+  return m;
+}
+
+/** Is this diagnostic one its rule's fix part repairs (a rule of `ruleSet`)? */
+export function repairable(d: Diagnostic, ruleSet: readonly Rule[]): boolean {
+  const part = fixable(ruleSet).get(d.code)?.fix;
   if (!part || d.messageId === undefined) return false;
   return part.messages === undefined || (part.messages as readonly string[]).includes(d.messageId);
 }
 
-function countByFileCode(diagnostics: readonly Diagnostic[]): Map<string, number> {
+function countByFileCode(diagnostics: readonly Diagnostic[], ruleSet: readonly Rule[]): Map<string, number> {
   const m = new Map<string, number>();
-  for (const d of diagnostics) if (repairable(d)) m.set(`${d.file}\u0000${d.code}`, (m.get(`${d.file}\u0000${d.code}`) ?? 0) + 1);
+  for (const d of diagnostics) if (repairable(d, ruleSet)) m.set(`${d.file}\u0000${d.code}`, (m.get(`${d.file}\u0000${d.code}`) ?? 0) + 1);
   return m;
 }
 
@@ -119,8 +125,8 @@ async function fixFile(
 }
 
 /** Add a repairable problem to the problems of a file, by the rule that repairs it. */
-function addProblem(problems: Map<Rule, FixProblem<string>[]>, d: Diagnostic): void {
-  const rule = fixable.get(d.code)!;
+function addProblem(problems: Map<Rule, FixProblem<string>[]>, d: Diagnostic, ruleSet: readonly Rule[]): void {
+  const rule = fixable(ruleSet).get(d.code)!;
   const list = problems.get(rule) ?? [];
   list.push({ messageId: d.messageId!, data: d.data ?? {}, line: d.line, column: d.column });
   problems.set(rule, list);
@@ -135,11 +141,12 @@ export async function fixText(
   text: string,
   diagnostics: readonly Diagnostic[],
   config: LintResult['project']['config'],
+  ruleSet: readonly Rule[],
 ): Promise<string | null> {
   const kind = kindOf(path);
   if (kind === null) return null;
   const problems = new Map<Rule, FixProblem<string>[]>();
-  for (const d of diagnostics) if (repairable(d) && d.file === path) addProblem(problems, d);
+  for (const d of diagnostics) if (repairable(d, ruleSet) && d.file === path) addProblem(problems, d, ruleSet);
   if (problems.size === 0) return null;
   const fixed = (await fixFile(path, kind, text, problems, config)).text;
   return fixed === text || breaks(path, kind, text, fixed) ? null : fixed;
@@ -152,10 +159,10 @@ export async function computeFixes(options: FixOptions): Promise<FixRun> {
   // the problems to repair, by file and rule
   const byFile = new Map<string, Map<Rule, FixProblem<string>[]>>();
   for (const d of before.diagnostics) {
-    if (!repairable(d) || (files && !files.has(d.file))) continue;
+    if (!repairable(d, options.ruleSet) || (files && !files.has(d.file))) continue;
     let m = byFile.get(d.file);
     if (!m) byFile.set(d.file, (m = new Map()));
-    addProblem(m, d);
+    addProblem(m, d, options.ruleSet);
   }
   const candidates = new Map<string, { before: string; after: string; changedBy: Set<string> }>();
   const skipped: FixRun['skipped'] = [];
@@ -171,12 +178,12 @@ export async function computeFixes(options: FixOptions): Promise<FixRun> {
   }
 
   // check the project with the fixed texts; undo the fixes that did not do what they should
-  const beforeCounts = countByFileCode(before.diagnostics);
+  const beforeCounts = countByFileCode(before.diagnostics, options.ruleSet);
   let after = before;
   // each round undoes at least one file, so this ends
   while (candidates.size > 0) {
     after = await lint({ ...lintOptions, overlay: new Map([...candidates].map(([p, c]) => [p, c.after])) });
-    const afterCounts = countByFileCode(after.diagnostics);
+    const afterCounts = countByFileCode(after.diagnostics, options.ruleSet);
     let undone = false;
     for (const [path, c] of [...candidates]) {
       const stuck = [...c.changedBy].filter((code) => (afterCounts.get(`${path}\u0000${code}`) ?? 0) > 0);
@@ -188,7 +195,7 @@ export async function computeFixes(options: FixOptions): Promise<FixRun> {
     if (!undone) break;
     if (candidates.size === 0) after = before;
   }
-  const afterCounts = countByFileCode(after.diagnostics);
+  const afterCounts = countByFileCode(after.diagnostics, options.ruleSet);
   const fixes: FileFix[] = [...candidates].map(([path, c]) => {
     const fixed: Record<string, number> = {};
     for (const code of [...c.changedBy].sort()) {

@@ -6,7 +6,14 @@ import type * as WorkerThreads from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
 import { nodeModule } from '../util/node-module.js';
 import type { FileJob, FileOutcome } from './file-phase.js';
-import type { WorkerRequest, WorkerResponse } from './worker.js';
+
+/** A batch of jobs for a helper thread (api/worker.ts runs them with the rules it was built with). */
+export interface WorkerRequest {
+  id: number;
+  jobs: FileJob[];
+}
+
+export type WorkerResponse = { id: number; outcomes: FileOutcome[] } | { id: number; error: string };
 
 /**
  * The old-generation heap of a helper: enough for the mdast of the largest file loopkit reads

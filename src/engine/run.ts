@@ -19,7 +19,6 @@ import type { FileKind, Project } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { exists, isDirectory, readText } from '../parse/fs.js';
-import { rules } from '../rules/index.js';
 import { closest } from '../util/closest.js';
 import { UsageError } from './errors.js';
 import { compareDiagnostics, interpolate, type Diagnostic, type Related, type Severity } from './diagnostic.js';
@@ -30,7 +29,12 @@ import { createRunner, type FileRunner, type Runner, type RunnerOptions, type Ru
 import { severityPlan, type SeverityPlan, type TargetedSeverity } from './severity.js';
 import { isSuppressed, suppressedRanges, type SuppressedRange } from './suppress.js';
 
-export interface LintOptions extends RunnerOptions {
+/** The rules the engine runs, handed to it: loopkit's core rules (api/core.ts) — the engine imports no rule. */
+export interface WithRules {
+  ruleSet: readonly Rule[];
+}
+
+export interface LintOptions extends RunnerOptions, WithRules {
   /** the project root as the user typed it */
   root: string;
   /** run only these rules (codes or aliases) */
@@ -94,7 +98,7 @@ export interface LintResult {
 }
 
 /** code or alias → rule */
-export function ruleIndex(list: readonly Rule[] = rules): Map<string, Rule> {
+export function ruleIndex(list: readonly Rule[]): Map<string, Rule> {
   const m = new Map<string, Rule>();
   for (const r of list) {
     m.set(r.meta.code, r);
@@ -284,12 +288,12 @@ export function projectDirectory(rootAsTyped: string): string {
 /** Read a project (the root as the user typed it) into the contract model and its graph. */
 export async function loadModel(
   rootAsTyped: string,
-  options: RunnerOptions & { preset?: string; ignorePatterns?: readonly string[]; targets?: readonly string[] } = {},
+  options: RunnerOptions & WithRules & { preset?: string; ignorePatterns?: readonly string[]; targets?: readonly string[] },
 ): Promise<Model> {
   const root = projectDirectory(rootAsTyped);
   // the model needs the files' facts, not the rules' findings: their file parts (a tokenizer among
   // them) run only when the outcomes go into a cache, which must hold them whole
-  const runner = createRunner(options, options.cacheFile ? rules : []);
+  const runner = createRunner(options, options.cacheFile ? options.ruleSet : []);
   try {
     const { loaded, layout, presets, presetNote, targets } = await prepare(root, rootAsTyped, runner, options);
     const { project } = await loadProject({
@@ -329,12 +333,12 @@ export interface FileConfig {
 export async function fileConfig(
   rootAsTyped: string,
   file: string,
-  options: RunnerOptions & { preset?: string; ignorePatterns?: readonly string[]; targets?: readonly string[] } = {},
+  options: RunnerOptions & WithRules & { preset?: string; ignorePatterns?: readonly string[]; targets?: readonly string[] },
 ): Promise<FileConfig> {
   const root = projectDirectory(rootAsTyped);
   const runner = createRunner(options, []);
   try {
-    const { prepared, plan } = await planRun(root, rootAsTyped, runner, options, ruleIndex());
+    const { prepared, plan } = await planRun(root, rootAsTyped, runner, options, options.ruleSet, ruleIndex(options.ruleSet));
     const { loaded, layout, presets, targets } = prepared;
     const { project } = await loadProject({
       root,
@@ -348,7 +352,7 @@ export async function fileConfig(
     });
     const skill = skillHolding(project.skills, file);
     const loaders = agentFileLoaders(project.agents, project.manifests, file) ?? skill?.targets ?? null;
-    const severities = Object.fromEntries(rules.map((r) => [r.meta.code, plan.at(r, file, loaders)]));
+    const severities = Object.fromEntries(options.ruleSet.map((r) => [r.meta.code, plan.at(r, file, loaders)]));
     const { rules: _rules, overrides: _overrides, ...settings } = project.config;
     return {
       file,
@@ -376,20 +380,21 @@ export async function planRun(
   displayRoot: string,
   runner: Runner,
   options: { preset?: string | undefined; ignorePatterns?: readonly string[] | undefined; targets?: readonly string[] | undefined },
+  ruleSet: readonly Rule[],
   index: ReadonlyMap<string, Rule>,
-  selected: readonly Rule[] = rules,
+  selected: readonly Rule[] = ruleSet,
 ): Promise<RunPlan> {
   const prepared = await prepare(root, displayRoot, runner, options);
   const { loaded, presets, auto } = prepared;
-  const plan = severityPlan(rules, index, loaded, { presets, auto });
+  const plan = severityPlan(ruleSet, index, loaded, { presets, auto });
   return { prepared, plan, enabled: selected.filter((rule) => plan.runs(rule)) };
 }
 
 export async function lint(options: LintOptions): Promise<LintResult> {
-  const index = ruleIndex();
-  const selected = selectedRules(options.only, index);
+  const index = ruleIndex(options.ruleSet);
+  const selected = selectedRules(options.only, index, options.ruleSet);
   const root = projectDirectory(options.root);
-  const runner = createRunner({ projectRoot: root, ...options }, rules);
+  const runner = createRunner({ projectRoot: root, ...options }, options.ruleSet);
   const { prepared, plan, enabled, loadedProject } = await readForRules(root, options, runner, index, selected);
   const { project } = loadedProject;
   const t2 = performance.now();
@@ -422,8 +427,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
 }
 
 /** The rules `--rule` names (codes or aliases), every rule without it; an unknown name is a UsageError. */
-function selectedRules(only: readonly string[] | undefined, index: ReadonlyMap<string, Rule>): readonly Rule[] {
-  if (!only || only.length === 0) return rules;
+function selectedRules(only: readonly string[] | undefined, index: ReadonlyMap<string, Rule>, ruleSet: readonly Rule[]): readonly Rule[] {
+  if (!only || only.length === 0) return ruleSet;
   const chosen = only.map((name) => {
     const r = index.get(name);
     if (!r) {
@@ -432,7 +437,7 @@ function selectedRules(only: readonly string[] | undefined, index: ReadonlyMap<s
     }
     return r;
   });
-  return rules.filter((r) => chosen.includes(r));
+  return ruleSet.filter((r) => chosen.includes(r));
 }
 
 /** Plan the run and read the project through the per-file phase (the runner is closed after: its cache saved). */
@@ -444,7 +449,7 @@ async function readForRules(
   selected: readonly Rule[],
 ): Promise<RunPlan & { loadedProject: LoadedProject }> {
   try {
-    const planned = await planRun(root, options.root, runner, options, index, selected);
+    const planned = await planRun(root, options.root, runner, options, options.ruleSet, index, selected);
     const { loaded, layout, presets, targets } = planned.prepared;
     const loadedProject = await loadProject({
       root,

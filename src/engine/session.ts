@@ -32,7 +32,6 @@ import type { Project } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
 import { acceptText, readText, type Listings, type ReadResult } from '../parse/fs.js';
-import { rules } from '../rules/index.js';
 import { contentHash } from './cache.js';
 import { UsageError } from './errors.js';
 import { processFile, type FileJob, type FileOutcome } from './file-phase.js';
@@ -46,11 +45,11 @@ import {
   type ProjectFiles,
 } from './project.js';
 import type { Rule } from './rule.js';
-import { planRun, projectDirectory, ruleIndex, runRules, type Prepared, type RuleRun } from './run.js';
+import { planRun, projectDirectory, ruleIndex, runRules, type Prepared, type RuleRun, type WithRules } from './run.js';
 import type { SeverityPlan } from './severity.js';
 import { createRunner, type FileRunner, type Runner, type RunnerOptions } from './runner.js';
 
-export interface SessionOptions extends RunnerOptions {
+export interface SessionOptions extends RunnerOptions, WithRules {
   /** the project root: absolute, or as the user typed it */
   root: string;
   /** check with this preset instead of the config's `extends` */
@@ -138,7 +137,7 @@ export class ProjectSession {
   /** the absolute project root */
   readonly root: string;
   private readonly options: SessionOptions;
-  private readonly index: ReadonlyMap<string, Rule> = ruleIndex();
+  private readonly index: ReadonlyMap<string, Rule>;
   /** texts the editor holds, by project-relative path */
   private readonly overlay = new Map<string, string>();
   private readonly memo = new Map<string, Memo>();
@@ -161,6 +160,7 @@ export class ProjectSession {
 
   private constructor(options: SessionOptions) {
     this.options = options;
+    this.index = ruleIndex(options.ruleSet);
     this.root = projectDirectory(options.root);
   }
 
@@ -279,7 +279,7 @@ export class ProjectSession {
       const contract = isLoopContract(text, loaded.config.canonical_loop_sections);
       if (loaded.file === null && this.options.preset === undefined && contract !== memo.contract) return 'reread';
     }
-    const outcome = processFile({ ...memo.job, text }, rules);
+    const outcome = processFile({ ...memo.job, text }, this.options.ruleSet);
     delete outcome.ms;
     if (role.kind === 'skill' && shape.opts.references && !sameLinks(memo.outcome, outcome)) return 'reread';
     this.memo.set(path, remembered(memo.job, hash, outcome, text, loaded.config.canonical_loop_sections));
@@ -289,12 +289,19 @@ export class ProjectSession {
 
   /** Read the project: configuration, layout, every file (from the outcomes kept where its text did not change). */
   private async readProject(): Promise<void> {
-    const runner = createRunner(this.options, rules);
+    const runner = createRunner(this.options, this.options.ruleSet);
     const t0 = performance.now();
     this.listings.clear();
     try {
       const display = this.options.root;
-      const { prepared, plan, enabled } = await planRun(this.root, display, this.withOverlayConfig(runner), this.options, this.index);
+      const { prepared, plan, enabled } = await planRun(
+        this.root,
+        display,
+        this.withOverlayConfig(runner),
+        this.options,
+        this.options.ruleSet,
+        this.index,
+      );
       const { loaded, layout, presets, targets } = prepared;
       const opts: LoadProjectOptions = {
         root: this.root,

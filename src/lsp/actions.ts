@@ -6,7 +6,7 @@
  */
 import { CodeActionKind, type CodeAction, type Diagnostic as LspDiagnostic, type Range, type TextEdit } from 'vscode-languageserver';
 import type { Diagnostic } from '../engine/diagnostic.js';
-import { fixText, repairable } from '../engine/fix.js';
+import { fixText, repairable } from '../api/engine.js';
 import { minimalEdit } from '../util/edits.js';
 import { lineStarts, positionAt } from '../util/text.js';
 import { wordAt } from './contract-index.js';

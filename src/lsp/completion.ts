@@ -7,7 +7,7 @@
  */
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver';
 import { posix } from 'node:path';
-import { ruleIndex } from '../engine/run.js';
+import { ruleIndex } from '../api/engine.js';
 import { shownSkillDir, skillDirName } from '../model/skill-dir.js';
 import { FRONTMATTER_KEYS } from '../rules/lib/frontmatter-keys.js';
 import { sectionKey } from '../util/text.js';

@@ -6,7 +6,7 @@
  */
 import { MarkupKind, type Hover } from 'vscode-languageserver';
 import type { Edge } from '../graph/graph.js';
-import { ruleIndex } from '../engine/run.js';
+import { ruleIndex } from '../api/engine.js';
 import { FRONTMATTER_KEYS } from '../rules/lib/frontmatter-keys.js';
 import { descriptionField } from '../rules/lib/frontmatter-fields.js';
 import { nameAt } from './contract-index.js';

@@ -17,10 +17,11 @@
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
-import { projectOf } from '../commands/project.js';
+import { projectOf } from '../api/project.js';
 import { CONFIG_FILE, ConfigError } from '../config/errors.js';
 import { applyBaseline, parseBaseline } from '../engine/baseline.js';
-import { ProjectSession, type FileChange, type SessionCheck, type SessionOptions, type SessionState } from '../engine/session.js';
+import type { ProjectSession, FileChange, SessionCheck, SessionOptions, SessionState } from '../engine/session.js';
+import { openSession } from '../api/engine.js';
 import { confine, rootOf, type Root } from '../parse/confine.js';
 import { ProjectError } from '../parse/errors.js';
 import { fileUri, lspDiagnostic, projectPath, range } from './convert.js';
@@ -66,7 +67,7 @@ export class Workspace {
   constructor(
     private readonly host: WorkspaceHost,
     /** the options of a project's session (its cache file, threads …), by its root */
-    private readonly options: (root: string) => Omit<SessionOptions, 'root'> = () => ({}),
+    private readonly options: (root: string) => Omit<SessionOptions, 'root' | 'ruleSet'> = () => ({}),
   ) {}
 
   /** Once every project being opened is read. */
@@ -178,7 +179,7 @@ export class Workspace {
   private async start(root: string, folder: boolean): Promise<Hosted | null> {
     let session: ProjectSession;
     try {
-      session = await ProjectSession.open({ ...this.options(root), root });
+      session = await openSession({ ...this.options(root), root });
     } catch (e) {
       this.host.log(`${root}: ${(e as Error).message}`);
       this.notProjects.add(root);

@@ -19,9 +19,9 @@ import type { Project, Skill } from '../model/types.js';
 import { confine, readFound, rootOf, shownPath, type Root } from '../parse/confine.js';
 import { TraceChecker } from '../runtime/trace-check.js';
 import { didYouMean } from '../util/closest.js';
-import { codeMarkdown } from '../commands/explain.js';
-import { namedSkill } from '../commands/project.js';
-import { skillSchema, stateReport } from '../commands/state.js';
+import { codeMarkdown } from '../api/explain.js';
+import { namedSkill } from '../api/project.js';
+import { skillSchema, stateReport } from '../api/state.js';
 import { markAs, markedMessage, plain, type Quoter } from './quote.js';
 
 export interface Place {

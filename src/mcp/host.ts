@@ -6,7 +6,8 @@
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { relative, resolve, sep } from 'node:path';
-import { ProjectSession, IGNORED_PATH, type FileChange, type SessionCheck } from '../engine/session.js';
+import { IGNORED_PATH, type FileChange, type ProjectSession, type SessionCheck } from '../engine/session.js';
+import { openSession } from '../api/engine.js';
 
 /** What the answers read of a check: the model, the graph and the problems. */
 export type Checked = Pick<SessionCheck, 'project' | 'graph' | 'diagnostics' | 'rules' | 'errors' | 'warnings' | 'info'>;
@@ -39,7 +40,7 @@ export class SessionModelHost implements ModelHost {
 
   /** Read the project and start watching it; resolves when the watcher is ready. */
   static async open(root: string, options: { quietMs?: number } = {}): Promise<SessionModelHost> {
-    const session = await ProjectSession.open({ root, concurrency: 'off' });
+    const session = await openSession({ root, concurrency: 'off' });
     const host = new SessionModelHost(root, session, options.quietMs ?? 150);
     await host.watch();
     return host;

@@ -8,7 +8,7 @@
  * its own field; a diagnostic lists the quoted pieces of its message in `quoted`.
  */
 import type { Diagnostic } from '../engine/diagnostic.js';
-import { ruleIndex } from '../engine/run.js';
+import { ruleIndex } from '../api/engine.js';
 import type { RuleMeta } from '../engine/rule.js';
 import { shownPath } from '../parse/confine.js';
 import { runtimeTemplate } from '../runtime/codes.js';

@@ -386,7 +386,7 @@ export function createServer(host: ModelHost, options: ServerOptions = {}): McpS
     async (uri, { skill }) => {
       const m = await model(host);
       const name = decodeURIComponent(String(skill));
-      const { namedSkill } = await import('../commands/project.js');
+      const { namedSkill } = await import('../api/project.js');
       const s = namedSkill(m.project, name);
       const files = [s.skillFile.path, ...(s.loop ? [s.loop.file.path] : [])];
       return {

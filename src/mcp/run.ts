@@ -5,15 +5,14 @@
  */
 import { UsageError } from '../engine/errors.js';
 import { exists, isDirectory } from '../parse/fs.js';
-import type { CliIo } from './output.js';
-import { untilStopped } from './stream.js';
+import { untilStopped } from '../util/until-stopped.js';
 
-export async function runMcp(opts: { project?: string }, io: CliIo): Promise<number> {
+export async function runMcp(opts: { project?: string }, io: { stderr: (text: string) => void }): Promise<number> {
   const root = opts.project ?? '.';
   if (!exists(root)) throw new UsageError(`path not found: ${root}`);
   if (!isDirectory(root)) throw new UsageError(`not a directory: ${root} (loopkit mcp serves a project directory)`);
-  const { SessionModelHost } = await import('../mcp/host.js');
-  const { serveStdio } = await import('../mcp/server.js');
+  const { SessionModelHost } = await import('./host.js');
+  const { serveStdio } = await import('./server.js');
   const host = await SessionModelHost.open(root);
   io.stderr(`loopkit: serving the contracts of ${root} over MCP on stdio\n`);
   const { stopped, stop } = untilStopped();

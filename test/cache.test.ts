@@ -190,6 +190,34 @@ describe('the cache of loopkit check', () => {
     expect(fromCache((await run([dir, '--timing'], { env })).stderr)[1]).toBe(0);
   });
 
+  it('keeps what agent files say, by their text: a cached run reads them without parsing, and an edited one is read again', async () => {
+    const dir = temps.dir('loopkit-agents-');
+    const cacheDir = join(temps.dir('loopkit-cache-dir-'), 'loopkit');
+    const env = { LOOPKIT_CACHE_DIR: cacheDir };
+    mkdirSync(join(dir, '.claude/skills/planning'), { recursive: true });
+    mkdirSync(join(dir, '.claude/agents'), { recursive: true });
+    writeFileSync(
+      join(dir, '.claude/skills/planning/SKILL.md'),
+      '---\nname: planning\ndescription: Plans the work. Use when a task starts.\n---\n# Planning\n',
+    );
+    const agent = join(dir, '.claude/agents/reviewer.md');
+    // a key indented below a plain value: no YAML loader reads it, Claude Code's second reading neither
+    writeFileSync(agent, '---\nname: reviewer\ndescription: Reviews code.\n  tools: Read\n---\nReview the change.\n');
+    const plain = (await run([dir, '--json', '--no-cache'])).stdout;
+    expect(plain).toContain('agent-invalid-frontmatter');
+    expect((await run([dir, '--json'], { env })).stdout).toBe(plain);
+    const index = JSON.parse(readFileSync(join(cacheDir, projectFolders(cacheDir)[0]!, 'cache.json'), 'utf8')) as {
+      read?: Record<string, unknown>;
+    };
+    expect(Object.keys(index.read ?? {})).toEqual(['agent\u0000.claude/agents/reviewer.md\u0000claude-code']);
+    expect((await run([dir, '--json'], { env })).stdout).toBe(plain);
+    // the file mended: read again, the finding gone as without the cache
+    writeFileSync(agent, '---\nname: reviewer\ndescription: Reviews code.\ntools: Read\n---\nReview the change.\n');
+    const mended = (await run([dir, '--json', '--no-cache'])).stdout;
+    expect(mended).not.toContain('agent-invalid-frontmatter');
+    expect((await run([dir, '--json'], { env })).stdout).toBe(mended);
+  });
+
   it('is bounded: past LOOPKIT_CACHE_MAX_MB, the projects used longest ago are removed, never the one checked', async () => {
     const cacheDir = join(temps.dir('loopkit-cache-dir-'), 'loopkit');
     const projects = [temps.copy('with-errors'), temps.copy('clean'), temps.copy('seed-skills')];

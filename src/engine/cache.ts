@@ -116,6 +116,14 @@ interface IndexDocument extends Stamp {
   /** the project's absolute root (two roots whose names hash alike never share a cache) */
   root?: string;
   config?: CachedConfig;
+  /** facts read from files outside the per-file phase (agent files, plugin manifests), by key: the hash of the text they were read from */
+  read?: Record<string, CachedRead>;
+}
+
+/** Facts read from one file's text (CachedRead.h: its contentHash). */
+interface CachedRead {
+  h: string;
+  facts: unknown;
 }
 
 interface ShardDocument extends Stamp {
@@ -261,6 +269,9 @@ const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
 export class ResultCache {
   private readonly shards = new Map<number, Shard>();
   private configEntry: CachedConfig | undefined;
+  /** facts read outside the per-file phase: as loaded, and those this run used (what is saved) */
+  private readEntries: Record<string, CachedRead> = {};
+  private readonly readUsed = new Map<string, CachedRead>();
   private indexOk = false;
   private indexDirty = false;
   private loaded = false;
@@ -300,8 +311,10 @@ export class ResultCache {
     this.loaded = true;
     const doc = this.readJson(this.file) as Partial<IndexDocument> | undefined;
     this.indexOk = stamped(doc) && doc!.shards === SHARDS && (this.options.root === undefined || doc!.root === this.options.root);
-    if (this.indexOk) this.configEntry = doc!.config;
-    else this.indexDirty = true;
+    if (this.indexOk) {
+      this.configEntry = doc!.config;
+      if (doc!.read && typeof doc!.read === 'object') this.readEntries = doc!.read;
+    } else this.indexDirty = true;
   }
 
   private shard(n: number): Shard {
@@ -324,6 +337,26 @@ export class ResultCache {
 
   private shardFile(n: number): string {
     return `${this.file}.s${String(n).padStart(2, '0')}`;
+  }
+
+  /**
+   * What `read` makes of a file's text (`key`: the file and how it is read), from the cache when
+   * that text was read so before; else read now and kept. For files the project phase reads itself
+   * (agent files, plugin manifests): their facts come from a parse (YAML) a cached run need not pay.
+   */
+  readFacts<T>(key: string, text: string, read: () => T): T {
+    if (!this.loaded) this.load();
+    const h = contentHash(text);
+    const hit = this.readEntries[key];
+    if (hit && hit.h === h && hit.facts !== undefined) {
+      this.readUsed.set(key, hit);
+      return hit.facts as T;
+    }
+    const facts = read();
+    const entry = { h, facts: JSON.parse(JSON.stringify(facts, replacer)) as unknown };
+    this.readUsed.set(key, entry);
+    this.indexDirty = true;
+    return facts;
   }
 
   /** The validated configuration of this config file, when it was seen before. */
@@ -407,6 +440,8 @@ export class ResultCache {
    */
   save(): void {
     if (!this.loaded || this.broken) return;
+    // files read outside the per-file phase that are gone (or read otherwise): the index holds what this run read
+    if (this.readUsed.size > 0 && this.readUsed.size !== Object.keys(this.readEntries).length) this.indexDirty = true;
     let wrote = false;
     let created: string | undefined;
     try {
@@ -434,7 +469,8 @@ export class ResultCache {
         const index: IndexDocument = { magic: MAGIC, version: VERSION, format: FORMAT, build: BUILD, shards: SHARDS };
         if (this.options.root !== undefined) index.root = this.options.root;
         if (this.configEntry) index.config = this.configEntry;
-        writeAtomically(this.file, JSON.stringify(index));
+        if (this.readUsed.size > 0) index.read = Object.fromEntries(this.readUsed);
+        writeAtomically(this.file, JSON.stringify(index, replacer));
         wrote = true;
       } else if (!wrote && this.options.sweep) {
         const now = new Date();

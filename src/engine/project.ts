@@ -419,7 +419,8 @@ function readAgents(opts: LoadProjectOptions, files: ProjectFiles, read: ReturnT
   for (const place of agents) {
     const text = textOf(place.path, 'agent file');
     if (text === null) continue;
-    const facts = parseAgent(place.path, text, place.loader);
+    const read = () => parseAgent(place.path, text, place.loader);
+    const facts = opts.runner.readFacts ? opts.runner.readFacts(`agent\u0000${place.path}\u0000${place.loader ?? ''}`, text, read) : read();
     files.agents.push({ ...facts, loaders: agentLoaders(place, facts.loader) });
   }
   const onDisk = (place: string) => insideRoot(join(root, place), root) !== null && exists(join(root, place));

@@ -79,6 +79,11 @@ export interface FileRunner {
   flush(): Promise<void>;
   /** how many skills the project has, told before the first file is added */
   expect?(skills: number): void;
+  /**
+   * What `read` makes of the text of a file the project phase reads itself (an agent file, a plugin
+   * manifest; `key`: the file and how it is read): from the cache when that text was read so before.
+   */
+  readFacts?<T>(key: string, text: string, read: () => T): T;
 }
 
 export interface Runner extends FileRunner {
@@ -193,6 +198,10 @@ class PerFileRunner implements Runner {
     const loaded = (await import('../config/load.js')).configFromSource(source);
     this.cache?.setConfig(source, loaded);
     return loaded;
+  }
+
+  readFacts<T>(key: string, text: string, read: () => T): T {
+    return this.cache ? this.cache.readFacts(key, text, read) : read();
   }
 
   unchanged(job: JobKey, stamp: FileStamp, done: (outcome: FileOutcome) => void): boolean {

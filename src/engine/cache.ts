@@ -116,7 +116,7 @@ interface IndexDocument extends Stamp {
   /** the project's absolute root (two roots whose names hash alike never share a cache) */
   root?: string;
   config?: CachedConfig;
-  /** facts read from files outside the per-file phase (agent files, plugin manifests), by key: the hash of the text they were read from */
+  /** facts read from files outside the per-file phase (agent files), by key, with the hash of the text they were read from */
   read?: Record<string, CachedRead>;
 }
 
@@ -342,7 +342,7 @@ export class ResultCache {
   /**
    * What `read` makes of a file's text (`key`: the file and how it is read), from the cache when
    * that text was read so before; else read now and kept. For files the project phase reads itself
-   * (agent files, plugin manifests): their facts come from a parse (YAML) a cached run need not pay.
+   * (agent files): their facts come from a parse (YAML) a cached run need not pay.
    */
   readFacts<T>(key: string, text: string, read: () => T): T {
     if (!this.loaded) this.load();

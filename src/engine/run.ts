@@ -29,7 +29,7 @@ import { createRunner, type FileRunner, type Runner, type RunnerOptions, type Ru
 import { severityPlan, type SeverityPlan, type TargetedSeverity } from './severity.js';
 import { isSuppressed, suppressedRanges, type SuppressedRange } from './suppress.js';
 
-/** The rules the engine runs, handed to it: loopkit's core rules (api/core.ts) — the engine imports no rule. */
+/** The rules the engine runs, handed to it: loopkit's core rules (api/core-rules.ts) — the engine imports no rule. */
 export interface WithRules {
   ruleSet: readonly Rule[];
 }

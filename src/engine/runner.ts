@@ -34,7 +34,10 @@ export interface RunnerOptions {
    * thread then only reads and hands out files), or 'off' (this thread).
    */
   concurrency?: number | 'auto' | 'off';
-  /** the worker entry module; without it the per-file phase runs on this thread */
+  /**
+   * the worker entry module, which runs the same rules as the run it serves (api/worker.ts: the core
+   * rules); without it the per-file phase runs on this thread
+   */
   workerScript?: URL | string;
   /**
    * Worker threads to use for every file to parse, kept by the caller across runs (a server, a
@@ -80,8 +83,8 @@ export interface FileRunner {
   /** how many skills the project has, told before the first file is added */
   expect?(skills: number): void;
   /**
-   * What `read` makes of the text of a file the project phase reads itself (an agent file, a plugin
-   * manifest; `key`: the file and how it is read): from the cache when that text was read so before.
+   * What `read` makes of the text of a file the project phase reads itself (an agent file; `key`: the
+   * file and how it is read): from the cache when that text was read so before.
    */
   readFacts?<T>(key: string, text: string, read: () => T): T;
 }

@@ -1,4 +1,4 @@
-/** Where the runtime commands find the project and the skill a file is checked against. */
+/** Where a file's project is and which skill a name means: the queries of the runtime commands, the language server and the MCP server. */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE } from '../config/errors.js';

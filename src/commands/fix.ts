@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { CliIo } from './output.js';
 import { UsageError } from '../engine/errors.js';
-
 import type { LintResult } from '../engine/run.js';
 import { computeFixes, type LintOptions } from '../api/engine.js';
 import { displayPath } from '../reporters/paths.js';

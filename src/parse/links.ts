@@ -166,6 +166,11 @@ export function localLinks(file: SourceFile): LocalLink[] {
   return out;
 }
 
+/** A heading's explicit anchor at its end: `{#id}`, and kramdown's `{:#id}` (group 1: the id). */
+const EXPLICIT_ID = /\{:?\s*#([^}\s]+)[^}]*\}\s*$/u;
+/** The attribute list at a heading's end (`{#id}`, `{:#id}`, `{.class}`), which its slug leaves out. */
+const ATTRIBUTE_LIST = /\s*\{:?\s*[#.][^}]*\}\s*$/u;
+
 /**
  * The anchors a markdown file defines: its headings' anchors as GitHub renders them
  * (`github-slugger`: lower case, punctuation dropped, spaces to hyphens, a repeated heading gets
@@ -179,13 +184,12 @@ export function anchors(file: SourceFile): string[] {
   visit(file.root, null, (n) => {
     if (n.type === 'heading') {
       const raw = toString(n as Heading);
-      // `{#id}`, and kramdown's `{:#id}`
-      const explicit = /\{:?\s*#([^}\s]+)[^}]*\}\s*$/u.exec(raw);
+      const explicit = EXPLICIT_ID.exec(raw);
       if (explicit) out.add(explicit[1]!);
       // `## Remote logons [ecs-user-usage-remote-logons]`: an anchor named in the heading (Elastic's docs-builder)
       const named = /\s\[([\w-]+)\]\s*$/u.exec(raw);
       if (named) out.add(named[1]!);
-      out.add(slugger.slug(raw.replace(/\s*\{:?\s*[#.][^}]*\}\s*$/u, '').trim()));
+      out.add(slugger.slug(raw.replace(ATTRIBUTE_LIST, '').trim()));
     } else if (n.type === 'html') {
       for (const m of (n as Html).value.matchAll(/\b(?:id|name)\s*=\s*["']([^"']+)["']/giu)) out.add(m[1]!);
     }
@@ -247,9 +251,9 @@ function textAnchors(text: string): string[] {
       out.push(attribute);
     } else {
       const closed = heading!.replace(/[ \t]+#+[ \t]*$/u, '');
-      const id = /\{:?\s*#([^}\s]+)[^}]*\}\s*$/u.exec(closed);
+      const id = EXPLICIT_ID.exec(closed);
       if (id) out.push(id[1]!);
-      const title = closed.replace(/\s*\{:?\s*[#.][^}]*\}\s*$/u, '').trim();
+      const title = closed.replace(ATTRIBUTE_LIST, '').trim();
       if (title !== '') out.push(slugger.slug(title));
     }
   }

@@ -9,6 +9,7 @@
 //                    when needed): bin/loopkit.js runs `lsp`, `mcp` and `watch` from it
 //   dist/worker.js   a worker thread of the per-file phase
 //   dist/index.js    the library API (sharing the chunks)
+//   dist/testing.js  the rule tester for plugin authors (`loopkit/testing`)
 //   dist/version.js  the version alone (`loopkit --version` loads nothing else)
 //   dist/vendor/     the tokenizer's encoding, the WebAssembly Graphviz and the file watcher, each
 //                    loaded only when used
@@ -40,7 +41,7 @@ if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
 const started = Date.now();
 rmSync(outdir, { recursive: true, force: true });
 const metafiles = [
-  await buildEsm(outdir, { cli: 'src/cli.ts', worker: 'src/api/worker.ts', index: 'src/index.ts' }, options),
+  await buildEsm(outdir, { cli: 'src/cli.ts', worker: 'src/api/worker.ts', index: 'src/index.ts', testing: 'src/testing.ts' }, options),
   await buildCjsCli(outdir, 'cli', options),
   await buildSmall(outdir, 'version', 'src/version.ts', 'esm', { ...options, sourcemap: false }),
   await buildSmall(outdir, 'boot', 'src/boot.ts', 'cjs', { ...options, sourcemap: false }),

@@ -17,6 +17,7 @@ import { Script } from 'node:vm';
 import type * as WorkerThreads from 'node:worker_threads';
 import type * as CliExports from './cli.js';
 import { cacheDirectory, cacheOffByEnv } from './engine/cache-dir.js';
+import { installImporter } from './util/import-module.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -61,6 +62,8 @@ export function loadCli(program: string, env: Env): LoadedCli {
     filename: program,
     ...(cachedData ? { cachedData } : {}),
   });
+  // the program's `import()` of a project's plugins: code of the script cannot import (util/import-module.ts)
+  installImporter();
   const module = { exports: {} as CliModule };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(program), module, program, dirname(program));
   const needed = file !== null && (cachedData === undefined || script.cachedDataRejected === true);

@@ -15,7 +15,7 @@ import { projectOf } from './api/project.js';
 // `state` and `trace` (and the YAML and schema code they bring) are loaded when one of them runs
 import type { StateOptions } from './commands/state.js';
 import type { TraceOptions } from './commands/trace.js';
-import { CONFIG_FILE } from './config/errors.js';
+import { CONFIG_FILE, ConfigError } from './config/errors.js';
 import { DEFAULT_IGNORES } from './discover/ignore.js';
 import { cacheSettings } from './engine/cache.js';
 import { PRESET_NAMES } from './config/presets.js';
@@ -475,7 +475,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
       return 2;
     }
-    if (e instanceof ProjectError || e instanceof UsageError) {
+    if (e instanceof ProjectError || e instanceof UsageError || e instanceof ConfigError) {
       io.stderr(`loopkit: error: ${e.message}\n`);
       return 2;
     }

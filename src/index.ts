@@ -13,7 +13,22 @@ export {
 } from './engine/session.js';
 export type { RunnerOptions } from './engine/runner.js';
 export type { Diagnostic, Severity, Related } from './engine/diagnostic.js';
-export type { Rule, RuleMeta } from './engine/rule.js';
+export type {
+  Rule,
+  RuleMeta,
+  RuleContext,
+  FileRuleContext,
+  FilePart,
+  FixPart,
+  FixContext,
+  MessageTemplate,
+  ReportInput,
+  FileReportInput,
+  Place,
+  TextEdit,
+} from './engine/rule.js';
+export { defineRule, definePlugin, type Plugin, type PluginRule, type PluginRuleMeta } from './api/plugins.js';
+export type { Project, Skill, Frontmatter, FrontmatterEntry, FileModel, SourceFile, FileFacts, FileKind } from './model/types.js';
 export { loadConfig, parseConfigText, ConfigError } from './config/load.js';
 export { configSchema, defaultConfig, type Config } from './config/schema.js';
 export { coreRules as rules } from './api/core-rules.js';

@@ -20,6 +20,7 @@ describe('defaults (the configuration reference)', () => {
       expect(warnings).toEqual([]);
       expect(config).toEqual({
         extends: [],
+        plugins: [],
         skills_dir: ['skills/'],
         ignores: [],
         max_iterations: 20,
@@ -156,6 +157,6 @@ describe('unknown keys', () => {
 
   it('without a close match, list the known keys', () => {
     const { warnings } = load('colour: red\n');
-    expect(warnings[0]!.help).toMatch(/^Remove 'colour'\. Known keys: extends, skills_dir, /);
+    expect(warnings[0]!.help).toMatch(/^Remove 'colour'\. Known keys: extends, plugins, skills_dir, /);
   });
 });

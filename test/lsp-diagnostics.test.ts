@@ -59,7 +59,11 @@ afterAll(async () => {
   temps.cleanup();
 });
 
-const projects = [...dirs(PROJECTS).map((d) => join(PROJECTS, d)), ...dirs(join(ROOT, 'examples')).map((d) => join(ROOT, 'examples', d))];
+// the examples that are projects (examples/plugin is a plugin's package, test/plugins.test.ts)
+const examples = dirs(join(ROOT, 'examples'))
+  .map((d) => join(ROOT, 'examples', d))
+  .filter((d) => existsSync(join(d, '.loopkit.yaml')));
+const projects = [...dirs(PROJECTS).map((d) => join(PROJECTS, d)), ...examples];
 
 describe('the language server publishes what check reports', () => {
   it.each(projects.map((p) => [rel(ROOT, p), p]))('%s', async (_name, root) => {

@@ -245,3 +245,91 @@ describe('the installed package runs its four kinds of program', () => {
     }
   }, 120_000);
 });
+
+describe("a team's plugin, packed and installed beside loopkit (examples/plugin, docs/api.md)", () => {
+  let project = '';
+  let pluginSource = '';
+  const skill = (name: string, metadata: string) =>
+    `---\nname: ${name}\ndescription: Writes ${name} notes. Use when asked to write ${name} notes.\n${metadata}---\n\n# ${name}\n\nWrite the notes.\n`;
+  const inProject = (...args: string[]) =>
+    spawnSync(join(project, 'node_modules', '.bin', 'loopkit'), args, { cwd: project, env: cleanEnv(), encoding: 'utf8' });
+
+  beforeAll(() => {
+    const packDir = temps.dir('loopkit-plugin-pack-');
+    const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', packDir], {
+      cwd: join(ROOT, 'examples', 'plugin'),
+      env: npmEnv(),
+      encoding: 'utf8',
+    });
+    expect(pack.status, pack.stderr).toBe(0);
+    const pluginTarball = join(packDir, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
+    project = temps.project({
+      'package.json': '{ "name": "team-skills", "version": "1.0.0", "private": true }\n',
+      '.loopkit.yaml': 'extends: agent-skills\nplugins:\n  - loopkit-plugin-example\nrules:\n  example/skill-owner-required: error\n',
+      'skills/owned/SKILL.md': skill('owned', 'metadata:\n  owner: docs-team\n'),
+      'skills/unowned/SKILL.md': skill('unowned', ''),
+    });
+    // both from their tarballs, nothing from a registry: the plugin's peer dependency is the loopkit beside it
+    const install = spawnSync('npm', ['install', tarball, pluginTarball, '--offline', '--no-audit', '--no-fund'], {
+      cwd: project,
+      env: npmEnv(),
+      encoding: 'utf8',
+    });
+    expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
+    // the plugin's sources with its tests, where `loopkit/testing` resolves to the installed package
+    pluginSource = join(project, 'plugin-source');
+    cpSync(join(ROOT, 'examples', 'plugin'), pluginSource, { recursive: true });
+  }, 300_000);
+
+  it('npx loopkit check reports the rule on the skill without an owner only, and exits 1', () => {
+    const r = spawnSync('npx', ['--no-install', 'loopkit', 'check', '--format', 'compact'], {
+      cwd: project,
+      env: npmEnv(),
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      "skills/unowned/SKILL.md: line 1, col 1, Error - Skill 'unowned' names no owner (metadata.owner) (example/skill-owner-required)\n\n1 problem\n",
+    );
+    expect(r.status).toBe(1);
+  });
+
+  it('loopkit rules lists it, explain shows it', () => {
+    const rules = inProject('rules');
+    expect(rules.status).toBe(0);
+    expect(rules.stdout).toMatch(/^example\/skill-owner-required +warning +warning +definite +plugin +every skill names its owner/mu);
+    const explain = inProject('explain', 'example/skill-owner-required', '--no-color');
+    expect(explain.stdout).toContain('every skill names its owner in its frontmatter (metadata.owner)');
+  });
+
+  it('the language server shows it', async () => {
+    const client = await LspClient.start([project], { bin: join(project, 'node_modules', 'loopkit', 'bin', 'loopkit.js') });
+    try {
+      await client.settled();
+      const unowned = client.of(join(project, 'skills', 'unowned', 'SKILL.md'));
+      expect(unowned.map((d) => [d.code, d.range.start.line, d.severity])).toEqual([['example/skill-owner-required', 0, 1]]);
+      expect(client.of(join(project, 'skills', 'owned', 'SKILL.md'))).toEqual([]);
+    } finally {
+      await client.stop();
+    }
+  }, 120_000);
+
+  it("the plugin's own tests pass with the rule tester of the installed loopkit (node --test)", () => {
+    const r = spawnSync(process.execPath, ['--test', 'test/'], { cwd: pluginSource, env: cleanEnv(), encoding: 'utf8' });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/^# pass 4$/mu);
+    expect(r.stdout).toMatch(/^# fail 0$/mu);
+  });
+
+  it('a plugin that throws while it loads: exit 2, naming its file and line', () => {
+    const broken = temps.dir('loopkit-broken-plugin-');
+    cpSync(join(project, 'skills'), join(broken, 'skills'), { recursive: true });
+    writeFileSync(join(broken, 'acme.mjs'), "export const x = 1;\nthrow new Error('acme needs ACME_TOKEN');\n");
+    writeFileSync(join(broken, '.loopkit.yaml'), 'plugins: ./acme.mjs\n');
+    const r = spawnSync(join(project, 'node_modules', '.bin', 'loopkit'), ['check'], { cwd: broken, env: cleanEnv(), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      "loopkit: invalid configuration\n  .loopkit.yaml:1:10: plugin './acme.mjs' failed to load: acme needs ACME_TOKEN (at acme.mjs:2:7)\n",
+    );
+  });
+});

@@ -6,8 +6,12 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { main } from '../cli.js';
+import { installImporter } from '../util/import-module.js';
 
 export { main };
+
+// a project's plugins are ES modules: this program's own import() is compiled to require() (util/import-module.ts)
+installImporter();
 
 function runsAsProgram(): boolean {
   try {

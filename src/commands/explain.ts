@@ -1,10 +1,12 @@
 /** `loopkit explain <code>`: a rule's (or runtime code's) documentation page (docs/rules/<code>.md of the package) in the terminal; the page and the codes are the API layer's (api/explain.ts). */
 import { codeIndex, codeMarkdown } from '../api/explain.js';
+import type { Rule } from '../engine/rule.js';
 import { renderMarkdown } from '../reporters/terminal-markdown.js';
 
-export function explain(name: string, color: boolean): string {
-  const { markdown } = codeMarkdown(name);
-  const codes = new Set(codeIndex().values());
+/** `ruleSet`: the project's rules, when a plugin's code may be asked for (the core rules otherwise). */
+export function explain(name: string, color: boolean, ruleSet?: readonly Rule[]): string {
+  const { markdown } = codeMarkdown(name, ruleSet);
+  const codes = new Set(codeIndex(ruleSet).values());
   return renderMarkdown(markdown, {
     color,
     link: (target) => {

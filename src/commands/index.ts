@@ -26,11 +26,13 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
     .description('list every rule: code, default severity, category, whether --fix repairs it, what it checks')
     .option('--json', 'print the list as JSON')
     .option('--target <loader>', 'only the rules that are on for a skill written for this loader, with their severity under agent-skills')
-    .action(async (opts: { json?: boolean; target?: string }) => {
+    .option('-p, --project <dir>', "the project whose plugins' rules are listed too (its .loopkit.yaml plugins:)", '.')
+    .action(async (opts: { json?: boolean; target?: string; project: string }) => {
       const m = await import('./rules.js');
+      const { ruleSet } = await (await import('../api/engine.js')).projectRules(opts.project);
       if (opts.target !== undefined)
-        io.stdout(opts.json ? m.rulesJson(m.checkedTarget(opts.target)) : m.rulesForTarget(m.checkedTarget(opts.target)));
-      else io.stdout(opts.json ? m.rulesJson() : m.rulesText());
+        io.stdout(opts.json ? m.rulesJson(m.checkedTarget(opts.target), ruleSet) : m.rulesForTarget(m.checkedTarget(opts.target), ruleSet));
+      else io.stdout(opts.json ? m.rulesJson(undefined, ruleSet) : m.rulesText(ruleSet));
       exit(0);
     });
   const explain = program
@@ -39,9 +41,12 @@ export function registerCommands(program: Command, io: CliIo, exit: (code: numbe
     .argument('<code>', 'a diagnostic code or alias')
     .option('--color', 'force coloured output')
     .option('--no-color', 'disable coloured output')
-    .action(async (code: string, opts: { color?: boolean }) => {
+    .option('-p, --project <dir>', "the project whose plugins' rules are known too (its .loopkit.yaml plugins:)", '.')
+    .action(async (code: string, opts: { color?: boolean; project: string }) => {
       const { explain } = await import('./explain.js');
-      io.stdout(explain(code, colorEnabled(opts.color, io.env, io.isTTY)));
+      // a plugin's code is loaded only when one is asked for: the core pages need no project
+      const ruleSet = code.includes('/') ? (await (await import('../api/engine.js')).projectRules(opts.project)).ruleSet : undefined;
+      io.stdout(explain(code, colorEnabled(opts.color, io.env, io.isTTY), ruleSet));
       exit(0);
     });
   const init = program

@@ -4,15 +4,16 @@
  */
 import { PRESET_NAMES } from '../config/presets.js';
 import { UsageError } from '../engine/errors.js';
-import type { RuleMeta } from '../engine/rule.js';
+import type { Rule, RuleMeta } from '../engine/rule.js';
 import { presetSeverity, targetSeverity, type Setting } from '../engine/severity.js';
 import { isTarget, LOADER_INFO, LOADERS, TARGET_INFO, TARGETS, type Target } from '../model/targets.js';
 import { closest } from '../util/closest.js';
 import { ruleDocsPath } from '../reporters/docs.js';
 import { coreRules } from '../api/core-rules.js';
 
-export function ruleList(): RuleMeta[] {
-  return coreRules.map((r) => r.meta);
+/** The rules' metadata: the core rules, or the rules of a project (the core rules and its plugins'). */
+export function ruleList(rules: readonly Rule[] = coreRules): RuleMeta[] {
+  return rules.map((r) => r.meta);
 }
 
 /** The severity of a rule under each preset chosen by the user (no `rules:` of their own). */
@@ -45,8 +46,8 @@ function loadersJson(m: RuleMeta): unknown {
   );
 }
 
-export function rulesJson(target?: Target): string {
-  const metas = target === undefined ? ruleList() : ruleList().filter((m) => severityFor(m, target) !== 'off');
+export function rulesJson(target?: Target, rules: readonly Rule[] = coreRules): string {
+  const metas = target === undefined ? ruleList(rules) : ruleList(rules).filter((m) => severityFor(m, target) !== 'off');
   const list = metas.map((m) => ({
     code: m.code,
     aliases: [...(m.aliases ?? [])],
@@ -59,13 +60,14 @@ export function rulesJson(target?: Target): string {
     reference: m.reference,
     loaders: loadersJson(m),
     ...(target !== undefined ? { targetSeverity: { [target]: severityFor(m, target) } } : {}),
-    docs: ruleDocsPath(m.code),
+    docs: m.docs ?? (m.plugin === undefined ? ruleDocsPath(m.code) : null),
+    ...(m.plugin !== undefined ? { plugin: m.plugin } : {}),
   }));
   return `${JSON.stringify(list, null, 2)}\n`;
 }
 
-export function rulesText(): string {
-  const list = ruleList();
+export function rulesText(rules: readonly Rule[] = coreRules): string {
+  const list = ruleList(rules);
   const header = ['code', 'default', 'agent-skills', 'certainty', 'category', 'fix', 'checks'];
   const rows = list.map((m) => [
     m.code + (m.aliases?.length ? ` (${m.aliases.join(', ')})` : ''),
@@ -84,17 +86,18 @@ export function rulesText(): string {
       .trimEnd();
   const fixable = list.filter((m) => m.fixable).length;
   const heuristic = list.filter((m) => m.certainty === 'heuristic').length;
+  const plugins = list.filter((m) => m.plugin !== undefined).length;
   return (
     `${[line(header), ...rows.map(line)].join('\n')}\n\n` +
-    `${list.length} rules, ${fixable} fixable with --fix, ${heuristic} heuristic. ` +
+    `${list.length} rules${plugins > 0 ? ` (${plugins} from plugins)` : ''}, ${fixable} fixable with --fix, ${heuristic} heuristic. ` +
     'default: the severity of the loop-language preset (the reference); a heuristic is never an error under agent-skills, ' +
     'nor in a project without a .loopkit.yaml. Details: loopkit explain <code>\n'
   );
 }
 
 /** `loopkit rules --target X`: the rules on for a skill written for X under agent-skills, with their severity there. */
-export function rulesForTarget(target: Target): string {
-  const on = ruleList()
+export function rulesForTarget(target: Target, rules: readonly Rule[] = coreRules): string {
+  const on = ruleList(rules)
     .map((m) => ({ m, severity: severityFor(m, target) }))
     .filter((r) => r.severity !== 'off');
   const header = ['code', target, 'certainty', 'category', 'checks'];
@@ -105,7 +108,7 @@ export function rulesForTarget(target: Target): string {
       .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
-  const off = ruleList().length - on.length;
+  const off = rules.length - on.length;
   return (
     `${[line(header), ...rows.map(line)].join('\n')}\n\n` +
     `${on.length} rules on for a skill written for ${TARGET_INFO[target].label} (${target}) under agent-skills; ${off} off there ` +

@@ -222,6 +222,17 @@ const configObject = z.object({
       input: z.union([z.enum(PRESET_NAMES as [string, ...string[]]), z.array(z.enum(PRESET_NAMES as [string, ...string[]])), z.null()]),
     })
     .default([]),
+  // the plugins whose rules run with the core rules (api/plugins.ts): module specifiers, a path
+  // relative to the config file (`./rules/acme.mjs`) or a package resolved from the project
+  plugins: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? [v] : v === null ? [] : v),
+      z.array(z.string({ error: 'expected a module: a path (./rules/acme.mjs) or a package name (string)' }).min(1, 'must not be empty'), {
+        error: 'expected a module or a list of modules',
+      }),
+    )
+    .register(writtenAs, { input: z.union([z.string(), z.array(z.string()), z.null()]) })
+    .default([]),
   skills_dir: pathList(['skills/']),
   ignores: patternList,
   max_iterations: z

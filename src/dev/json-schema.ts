@@ -17,6 +17,8 @@ import { CONFIG_KEYS, configFields, writtenAs } from '../config/schema.js';
 /** One line per key, shown by editors on hover (kept in step with the README table by test/schema.test.ts). */
 export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   extends: 'The preset(s) this file builds on: loop-language (Loop Language contracts) or agent-skills (plain Agent Skills).',
+  plugins:
+    "Plugins whose rules run with the core rules: a module path relative to the project root (./loopkit-rules/acme.mjs) or a package name installed in the project (loopkit-plugin-acme). A plugin's rule codes are <plugin>/<rule>, set like any other in rules: and overrides:. Loading a plugin runs its code (the MCP server never does). docs/api.md.",
   skills_dir:
     'Where skills live, relative to the project root: a path, a glob, or a list of them. Default: every SKILL.md of the project with the agent-skills preset (and without a .loopkit.yaml), skills/ with loop-language. A SKILL.md found outside is an error (skill-outside-skills-dir) unless ignored.',
   ignores:

@@ -115,6 +115,8 @@ interface IndexDocument extends Stamp {
   shards: number;
   /** the project's absolute root (two roots whose names hash alike never share a cache) */
   root?: string;
+  /** CacheOptions.rules */
+  rules?: string;
   config?: CachedConfig;
   /** facts read from files outside the per-file phase (agent files), by key, with the hash of the text they were read from */
   read?: Record<string, CachedRead>;
@@ -257,6 +259,11 @@ export interface CacheOptions {
   sweep?: CacheLocation['sweep'];
   /** told once when the cache cannot be read or written (the check goes on without it) */
   warn?: (message: string) => void;
+  /**
+   * What rules beyond the build's own the outcomes come from (the plugins' names, versions and module
+   * hashes: Rule.origin), kept in the index: a cache of another rule set is not used
+   */
+  rules?: string;
 }
 
 /** How often a directory of caches is swept when no project was added to it (ms). */
@@ -310,7 +317,11 @@ export class ResultCache {
   private load(): void {
     this.loaded = true;
     const doc = this.readJson(this.file) as Partial<IndexDocument> | undefined;
-    this.indexOk = stamped(doc) && doc!.shards === SHARDS && (this.options.root === undefined || doc!.root === this.options.root);
+    this.indexOk =
+      stamped(doc) &&
+      doc!.shards === SHARDS &&
+      (this.options.root === undefined || doc!.root === this.options.root) &&
+      (doc!.rules ?? '') === (this.options.rules ?? '');
     if (this.indexOk) {
       this.configEntry = doc!.config;
       if (doc!.read && typeof doc!.read === 'object') this.readEntries = doc!.read;
@@ -468,6 +479,7 @@ export class ResultCache {
       if (this.indexDirty) {
         const index: IndexDocument = { magic: MAGIC, version: VERSION, format: FORMAT, build: BUILD, shards: SHARDS };
         if (this.options.root !== undefined) index.root = this.options.root;
+        if (this.options.rules) index.rules = this.options.rules;
         if (this.configEntry) index.config = this.configEntry;
         if (this.readUsed.size > 0) index.read = Object.fromEntries(this.readUsed);
         writeAtomically(this.file, JSON.stringify(index, replacer));

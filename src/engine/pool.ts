@@ -33,11 +33,15 @@ export class WorkerPool {
   constructor(
     private readonly script: URL | string,
     readonly size: number,
+    workerData?: unknown,
   ) {
     const entry = typeof this.script === 'string' && this.script.startsWith('file:') ? new URL(this.script) : this.script;
     const { Worker } = nodeModule<typeof WorkerThreads>('node:worker_threads');
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
+      const worker = new Worker(entry, {
+        resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+        ...(workerData !== undefined ? { workerData } : {}),
+      });
       worker.unref();
       this.helpers.push({ worker, busy: false });
     }

@@ -41,7 +41,9 @@ export type RuleCategory =
   | 'scripts'
   /** runtime checks (`loopkit state`, `loopkit trace`): codes of src/runtime/codes.ts, not rules of `check` */
   | 'state-file'
-  | 'trace';
+  | 'trace'
+  /** a rule of a plugin that names no category of its own */
+  | 'plugin';
 
 /** How sure a rule's findings are (RuleMeta.certainty). */
 export type Certainty = 'definite' | 'heuristic';
@@ -107,6 +109,10 @@ export interface RuleMeta<M extends string = string> {
    */
   references?: boolean;
   messages: Record<M, MessageTemplate>;
+  /** the address of the rule's documentation (a plugin's rule; a core rule's page is docs/rules/<code>.md) */
+  docs?: string;
+  /** the plugin the rule comes from (its name, the prefix of its code); absent: a core rule */
+  plugin?: string;
 }
 
 export interface Place {
@@ -212,6 +218,12 @@ export interface Rule<M extends string = string, D = unknown> {
   check?(ctx: RuleContext<M, D>): void;
   /** the fix part (meta.fixable), see FixPart */
   fix?: FixPart<M>;
+  /**
+   * What the code of the rule is, for the cache: results of a rule set are reused only by the same
+   * rule set. Core rules have none (the build stamp of the cache covers them); a plugin's rules have
+   * its name, version and the hash of its module (api/plugins.ts).
+   */
+  origin?: string;
 }
 
 /** Identity at runtime; gives messageId and data type checking in rule modules. */

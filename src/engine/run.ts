@@ -534,7 +534,7 @@ export function runRules(
       // not in a file where the rule is off (overrides:), a crash of its file part neither
       if (!part!.kinds.includes(role.kind) || plan.at(rule, raw.at.file, loadersOf(raw.at.file)) === 'off') continue;
       emitted.push(
-        raw.messageId === '$crash' ? crashed(code, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
+        raw.messageId === '$crash' ? crashed(rule.meta, raw) : make(raw.messageId, raw.data, raw.at, skillName(role.skill), raw.related),
       );
     }
     const c0 = performance.now();
@@ -553,7 +553,9 @@ export function runRules(
           },
         });
       } catch (e) {
-        emitted.push(crashed(code, { code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: project.skillsDir } }));
+        emitted.push(
+          crashed(rule.meta, { code, messageId: '$crash', data: { error: (e as Error).message }, at: { file: project.skillsDir } }),
+        );
       }
     }
     byRule[code] = performance.now() - c0;
@@ -651,12 +653,16 @@ function fileData(loaded: LoadedProject, path: string, code: string): unknown {
   return outcome?.data[code];
 }
 
-function crashed(code: string, raw: RawDiagnostic): Diagnostic {
+/** A rule that threw: an error of the run (the rest of the run goes on), naming whose bug it is. */
+function crashed(meta: RuleMeta, raw: RawDiagnostic): Diagnostic {
   return {
     code: 'internal-error',
     severity: 'error',
-    message: `Rule ${code} crashed: ${raw.data?.error ?? 'unknown error'}`,
-    help: 'This is a bug in loopkit; please report it with the input that caused it.',
+    message: `Rule ${meta.code} crashed: ${raw.data?.error ?? 'unknown error'}`,
+    help:
+      meta.plugin !== undefined
+        ? `This is a bug in the plugin ${meta.plugin}; report it to its authors with the input that caused it (or turn the rule off in .loopkit.yaml).`
+        : 'This is a bug in loopkit; please report it with the input that caused it.',
     file: raw.at.file,
     line: null,
     column: null,

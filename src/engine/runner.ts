@@ -39,6 +39,8 @@ export interface RunnerOptions {
    * rules); without it the per-file phase runs on this thread
    */
   workerScript?: URL | string;
+  /** handed to each worker thread it starts (api/worker.ts: the plugins whose rules it runs besides the core rules) */
+  workerData?: unknown;
   /**
    * Worker threads to use for every file to parse, kept by the caller across runs (a server, a
    * test): the run neither starts nor stops threads of its own.
@@ -182,6 +184,7 @@ class PerFileRunner implements Runner {
           ...(options.projectRoot !== undefined ? { root: options.projectRoot } : {}),
           ...(options.cacheSweep ? { sweep: options.cacheSweep } : {}),
           ...(options.warn ? { warn: options.warn } : {}),
+          ...(origins(rules) !== '' ? { rules: origins(rules) } : {}),
         })
       : null;
     const concurrency = options.concurrency ?? 'auto';
@@ -294,7 +297,7 @@ class PerFileRunner implements Runner {
 
   private startWorkers(): void {
     if (this.pool || this.workers === 0 || this.missChars < this.minChars) return;
-    this.pool = new WorkerPool(this.options.workerScript!, this.workers);
+    this.pool = new WorkerPool(this.options.workerScript!, this.workers, this.options.workerData);
     this.statistics.threads = this.workers;
   }
 
@@ -368,3 +371,8 @@ class PerFileRunner implements Runner {
 
 /** Let worker messages in (they are events: this thread only sees them when it yields). */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The origins of the rules that are not the build's own (plugins'), for the cache: '' for the core rules alone. */
+function origins(rules: readonly Rule[]): string {
+  return [...new Set(rules.flatMap((r) => (r.origin !== undefined ? [r.origin] : [])))].sort().join(' ');
+}

@@ -60,6 +60,8 @@ export interface SessionOptions extends RunnerOptions, WithRules {
 
 /** One check of the project as the session holds it. */
 export interface SessionCheck extends RuleRun {
+  /** the rules the session checks with (the core rules and the project's plugins') */
+  ruleSet: readonly Rule[];
   loaded: LoadedConfig;
   project: Project;
   graph: StateGraph;
@@ -348,7 +350,7 @@ export class ProjectSession {
     };
     const run = runRules(loadedProject, graph, enabled, plan, this.index, this.timing.byRule);
     Object.assign(this.timing, { model: t1 - t0, graph: t2 - t1, rules: performance.now() - t2 });
-    const check: SessionCheck = { ...run, loaded: prepared.loaded, project, graph, files: loadedProject };
+    const check: SessionCheck = { ...run, ruleSet: this.options.ruleSet, loaded: prepared.loaded, project, graph, files: loadedProject };
     if (prepared.presetNote !== undefined) check.presetNote = prepared.presetNote;
     if (prepared.layoutNote !== undefined) check.layoutNote = prepared.layoutNote;
     this.current = { ...this.current, check, failure: null, lastGood: check };

@@ -129,6 +129,7 @@ export async function codeActions(ctx: FeatureContext, req: ActionRequest, diagn
   const inFile = diagnostics.filter((d) => d.file === ctx.path);
   const text = ctx.source;
   const config = ctx.check.project.config;
+  const rules = ctx.check.ruleSet;
   const edit = (edits: TextEdit[]) => ({ changes: { [req.uri]: edits } });
   const markdown = ctx.kind !== null && ctx.kind !== 'config' && ctx.kind !== 'script';
 
@@ -137,8 +138,8 @@ export async function codeActions(ctx: FeatureContext, req: ActionRequest, diagn
       const line = d.line === null ? 0 : d.line - 1;
       if (line < req.fromLine || line > req.toLine) continue;
       const linked = matching(req, d);
-      if (repairable(d)) {
-        const fixed = await fixText(ctx.path, text, [d], config);
+      if (repairable(d, rules)) {
+        const fixed = await fixText(ctx.path, text, [d], config, rules);
         const e = fixed === null ? null : textEdit(text, fixed);
         if (e)
           out.push({ title: `Fix: ${d.message}`, kind: CodeActionKind.QuickFix, diagnostics: linked, isPreferred: true, edit: edit([e]) });
@@ -149,7 +150,7 @@ export async function codeActions(ctx: FeatureContext, req: ActionRequest, diagn
           title: `Change to '${s.text}'`,
           kind: CodeActionKind.QuickFix,
           diagnostics: linked,
-          isPreferred: !repairable(d),
+          isPreferred: !repairable(d, rules),
           edit: edit([{ range: s.range, newText: s.text }]),
         });
       if (markdown && d.line !== null) {
@@ -170,9 +171,9 @@ export async function codeActions(ctx: FeatureContext, req: ActionRequest, diagn
       }
     }
   }
-  const repairables = inFile.filter(repairable);
+  const repairables = inFile.filter((d) => repairable(d, rules));
   if (repairables.length > 0 && (wants(FIX_ALL) || (req.only.length === 0 && repairables.length > 1))) {
-    const fixed = await fixText(ctx.path, text, repairables, config);
+    const fixed = await fixText(ctx.path, text, repairables, config, rules);
     const e = fixed === null ? null : textEdit(text, fixed);
     if (e) out.push({ title: 'Fix all loopkit problems that --fix repairs in this file', kind: FIX_ALL, edit: edit([e]) });
   }

@@ -40,7 +40,7 @@ export class SessionModelHost implements ModelHost {
 
   /** Read the project and start watching it; resolves when the watcher is ready. */
   static async open(root: string, options: { quietMs?: number } = {}): Promise<SessionModelHost> {
-    const session = await openSession({ root, concurrency: 'off' });
+    const session = await openSession({ root, concurrency: 'off', plugins: false });
     const host = new SessionModelHost(root, session, options.quietMs ?? 150);
     await host.watch();
     return host;

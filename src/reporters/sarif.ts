@@ -77,8 +77,12 @@ export function sarifReport(lint: Report): string {
               name: r.code,
               shortDescription: { text: r.description },
               defaultConfiguration: { level: LEVEL[r.defaultSeverity] },
-              helpUri: ruleDocsPath(r.code),
-              ...ruleHelp(r.code),
+              // a plugin's rule: the page its plugin names, if any
+              ...(r.plugin === undefined
+                ? { helpUri: ruleDocsPath(r.code), ...ruleHelp(r.code) }
+                : r.docs !== undefined
+                  ? { helpUri: r.docs }
+                  : {}),
               properties: { tags: [r.category], certainty: r.certainty },
             })),
           },

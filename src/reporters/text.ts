@@ -27,7 +27,11 @@ export function diagnosticLines(d: Diagnostic, root: string, c: ChalkInstance, d
   const out = [`${location(root, d)}: ${sev}: ${safe(d.message).replace(/\n/g, '\n    ')}  ${c.dim(`[${d.code}]`)}`];
   if (d.help) out.push(c.dim(`    hint: ${safe(d.help).replace(/\n/g, '\n          ')}`));
   for (const r of d.related ?? []) out.push(c.dim(`    at ${location(root, r)}: ${escapeControls(r.message)}`));
-  if (docs && d.code !== 'internal-error') out.push(c.dim(`    docs: ${ruleDocsPath(d.code)} · loopkit explain ${d.code}`));
+  // a plugin's code (`<plugin>/<rule>`) has its page where the plugin says: `explain` shows it
+  if (docs && d.code !== 'internal-error')
+    out.push(
+      c.dim(d.code.includes('/') ? `    docs: loopkit explain ${d.code}` : `    docs: ${ruleDocsPath(d.code)} · loopkit explain ${d.code}`),
+    );
   return out;
 }
 

@@ -189,3 +189,13 @@ export function applyPresets(config: Config, names: readonly string[], written: 
   }
   return out;
 }
+
+/**
+ * Does an `extends:` entry name a shareable config (config/shared.ts) rather than a preset: a path
+ * (`./team.yaml`), a scoped package (`@acme/loopkit-config`), a package file (`pkg/loopkit.yaml`), or a
+ * package named `loopkit-config…`? Anything else is a preset name (an unknown one is an error with a
+ * suggestion).
+ */
+export function isSharedConfig(name: string): boolean {
+  return /^(?:\.{1,2}\/|\/|@)/u.test(name) || name.includes('/') || /\.(?:ya?ml|json)$/u.test(name) || name.startsWith('loopkit-config');
+}

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { TARGETS } from '../model/targets.js';
 import { closest } from '../util/closest.js';
 import { patternProblem } from './patterns.js';
-import { PRESET_NAMES } from './presets.js';
+import { isSharedConfig, PRESET_NAMES } from './presets.js';
 
 export const DEFAULT_STANDARD_VERBS = ['trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete'];
 export const DEFAULT_HALT_REASONS = ['stall', 'ambiguous', 'human-gate', 'unsafe', 'budget'];
@@ -212,14 +212,14 @@ const agentPlaces = z
   .default([]);
 
 const configObject = z.object({
-  // the presets this file builds on (config/presets.ts): a name or a list of names
+  // the presets (config/presets.ts) and shareable configs (config/shared.ts) this file builds on: a name or a list
   extends: z
     .preprocess(
       (v) => (typeof v === 'string' ? [v] : v === null ? [] : v),
       z.array(z.string({ error: 'expected a preset name (string)' }), { error: 'expected a preset name or a list of them' }),
     )
     .register(writtenAs, {
-      input: z.union([z.enum(PRESET_NAMES as [string, ...string[]]), z.array(z.enum(PRESET_NAMES as [string, ...string[]])), z.null()]),
+      input: z.union([z.string(), z.array(z.string()), z.null()]),
     })
     .default([]),
   // the plugins whose rules run with the core rules (api/plugins.ts): module specifiers, a path
@@ -277,7 +277,7 @@ const configObject = z.object({
 
 export const configSchema = configObject.superRefine((c, ctx) => {
   c.extends.forEach((name, i) => {
-    if (PRESET_NAMES.includes(name)) return;
+    if (PRESET_NAMES.includes(name) || isSharedConfig(name)) return;
     const guess = closest(name, PRESET_NAMES);
     ctx.addIssue({
       code: 'custom',

@@ -16,7 +16,8 @@ import { CONFIG_KEYS, configFields, writtenAs } from '../config/schema.js';
 
 /** One line per key, shown by editors on hover (kept in step with the README table by test/schema.test.ts). */
 export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  extends: 'The preset(s) this file builds on: loop-language (Loop Language contracts) or agent-skills (plain Agent Skills).',
+  extends:
+    'The preset(s) this file builds on: loop-language (Loop Language contracts) or agent-skills (plain Agent Skills); or shareable configs: a YAML or JSON file of the project (./team/loopkit.yaml) or a package installed in it (@acme/loopkit-config), whose settings apply where this file writes none.',
   plugins:
     "Plugins whose rules run with the core rules: a module path relative to the project root (./loopkit-rules/acme.mjs) or a package name installed in the project (loopkit-plugin-acme). A plugin's rule codes are <plugin>/<rule>, set like any other in rules: and overrides:. Loading a plugin runs its code (the MCP server never does). docs/api.md.",
   skills_dir:

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { patternProblem } from '../config/patterns.js';
 import { readConfigFile } from '../config/read.js';
+import { withSharedConfigs } from '../config/shared.js';
 import { applyPresets, defaultPreset, PRESET_NAMES, skillsEverywhere } from '../config/presets.js';
 import type { Config } from '../config/schema.js';
 import { globsFor } from '../discover/discover.js';
@@ -148,19 +149,22 @@ export async function prepare(
   }
   const targets = commandLineTargets(options.targets);
   const t0 = performance.now();
-  const file = await runner.config(readConfigFile(root));
+  // the config file, with the shareable configs it extends merged in
+  const shared = withSharedConfigs(root, await runner.config(readConfigFile(root)));
+  const file = shared.loaded;
   const t1 = performance.now();
   // the presets a config file chooses (without one, the project's shape chooses, below)
   let presets: string[] | undefined =
     preset !== undefined
       ? [preset]
-      : file.config.extends.length > 0
-        ? [...file.config.extends]
+      : shared.presets.length > 0
+        ? [...shared.presets]
         : file.file !== null
           ? [defaultPreset(true, false)]
           : undefined;
   // every SKILL.md is a skill without a config file, and under a preset that says so where the config writes no skills_dir
-  const everywhere = file.file === null || (!file.positions.has('skills_dir') && skillsEverywhere(presets!));
+  const written = (key: string) => file.positions.has(key) || shared.written.has(key);
+  const everywhere = file.file === null || (!written('skills_dir') && skillsEverywhere(presets!));
   await globsFor(file.config.skills_dir);
   const layout = projectLayout(root, displayRoot, file, {
     everywhere,
@@ -177,7 +181,6 @@ export async function prepare(
     presets = [defaultPreset(false, hasLoop)];
     presetNote = autoPresetNote(presets[0]!);
   }
-  const written = (key: string) => file.positions.has(key);
   const loaded: LoadedConfig = { ...file, config: applyPresets(file.config, presets, written) };
   const out: Prepared = { loaded, layout, presets, auto: preset === undefined && file.file === null, ms };
   if (presetNote !== undefined) out.presetNote = presetNote;

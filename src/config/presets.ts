@@ -197,5 +197,8 @@ export function applyPresets(config: Config, names: readonly string[], written: 
  * suggestion).
  */
 export function isSharedConfig(name: string): boolean {
-  return /^(?:\.{1,2}\/|\/|@)/u.test(name) || name.includes('/') || /\.(?:ya?ml|json)$/u.test(name) || name.startsWith('loopkit-config');
+  return SHARED_CONFIG.test(name);
 }
+
+/** What isSharedConfig tests (also the pattern of the JSON Schema). */
+export const SHARED_CONFIG = /^(?:\.{1,2}\/|\/|@|loopkit-config)|\/|\.(?:ya?ml|json)$/;

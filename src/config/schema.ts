@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { TARGETS } from '../model/targets.js';
 import { closest } from '../util/closest.js';
 import { patternProblem } from './patterns.js';
-import { isSharedConfig, PRESET_NAMES } from './presets.js';
+import { isSharedConfig, PRESET_NAMES, SHARED_CONFIG } from './presets.js';
 
 export const DEFAULT_STANDARD_VERBS = ['trigger', 'handoff', 'halt', 'call', 'wait', 'route', 'escalate', 'resume', 'notify', 'complete'];
 export const DEFAULT_HALT_REASONS = ['stall', 'ambiguous', 'human-gate', 'unsafe', 'budget'];
@@ -211,6 +211,9 @@ const agentPlaces = z
   .register(writtenAs, { input: z.union([z.string(), z.null(), z.array(z.string())]) })
   .default([]);
 
+/** An `extends:` entry as the JSON Schema describes it: a preset, or a shareable config (config/shared.ts). */
+const extendsEntry = z.union([z.enum(PRESET_NAMES as [string, ...string[]]), z.string().regex(SHARED_CONFIG)]);
+
 const configObject = z.object({
   // the presets (config/presets.ts) and shareable configs (config/shared.ts) this file builds on: a name or a list
   extends: z
@@ -219,7 +222,7 @@ const configObject = z.object({
       z.array(z.string({ error: 'expected a preset name (string)' }), { error: 'expected a preset name or a list of them' }),
     )
     .register(writtenAs, {
-      input: z.union([z.string(), z.array(z.string()), z.null()]),
+      input: z.union([extendsEntry, z.array(extendsEntry), z.null()]),
     })
     .default([]),
   // the plugins whose rules run with the core rules (api/plugins.ts): module specifiers, a path

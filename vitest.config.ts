@@ -11,5 +11,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     // the cache (on by default) of every run in a temporary directory, never the user's
     globalSetup: ['test/helpers/cache-home.ts'],
+    // every rule sees the model through proxies that fail it on a read it did not declare (engine/reads.ts)
+    env: { LOOPKIT_CHECK_READS: '1' },
   },
 });

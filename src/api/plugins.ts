@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
 import { importModule } from '../util/import-module.js';
 import type { Severity } from '../engine/diagnostic.js';
+import { READS, type Read } from '../engine/reads.js';
 import type { Certainty, FilePart, FixPart, MessageTemplate, Rule, RuleCategory, RuleContext, RuleMeta } from '../engine/rule.js';
 
 /** What a plugin's rule says of itself; the rest of a core rule's meta has defaults. */
@@ -42,6 +43,11 @@ export interface PluginRuleMeta<M extends string = string> {
   docs?: string;
   /** the rule reads the markdown files SKILL.md links to (they are parsed only when a rule asks) */
   references?: boolean;
+  /**
+   * What its `check` reads (engine/reads.ts: frontmatter, body, loop, graph, references, files,
+   * agents): an editor re-runs it only when one of these changed. Absent: everything.
+   */
+  reads?: readonly Read[];
 }
 
 /** A plugin's rule: the core rules' parts (engine/rule.ts) with a shorter meta. */
@@ -202,6 +208,8 @@ export function ruleProblem(key: string, rule: unknown): string | null {
   if (meta.certainty !== undefined && meta.certainty !== 'definite' && meta.certainty !== 'heuristic')
     return 'meta.certainty must be definite or heuristic';
   if (meta.scope !== undefined && meta.scope !== 'project' && meta.scope !== 'skill') return 'meta.scope must be project or skill';
+  if (meta.reads !== undefined && (!Array.isArray(meta.reads) || meta.reads.some((r) => !READS.includes(r))))
+    return `meta.reads must be a list of ${READS.join(', ')}`;
   if (r.check !== undefined && typeof r.check !== 'function') return 'check must be a function';
   if (r.file !== undefined && (typeof r.file?.check !== 'function' || !Array.isArray(r.file.kinds))) return 'file must be { kinds, check }';
   if (r.fix !== undefined && (typeof r.fix?.fix !== 'function' || !Array.isArray(r.fix.kinds))) return 'fix must be { kinds, fix }';
@@ -226,6 +234,7 @@ export function wholeRule(plugin: string, key: string, rule: PluginRule, origin?
   if (rule.fix) meta.fixable = true;
   if (m.references) meta.references = true;
   if (m.docs !== undefined) meta.docs = m.docs;
+  if (m.reads !== undefined) meta.reads = [...m.reads];
   const out: Rule = { meta };
   if (origin !== undefined) out.origin = origin;
   if (rule.file) out.file = rule.file;

@@ -16,6 +16,7 @@ import type { LoaderTable } from '../model/targets.js';
 import type { FileFacts, FileKind, Project, Skill, SourceFile } from '../model/types.js';
 import type { TextEdit } from '../util/edits.js';
 import type { Related, Severity } from './diagnostic.js';
+import type { Read } from './reads.js';
 
 export type { TextEdit };
 
@@ -109,6 +110,11 @@ export interface RuleMeta<M extends string = string> {
    */
   references?: boolean;
   messages: Record<M, MessageTemplate>;
+  /**
+   * What the project part reads (engine/reads.ts): a session re-runs it only when one of these
+   * changed. Absent: everything (it always runs).
+   */
+  reads?: readonly Read[];
   /** the address of the rule's documentation (a plugin's rule; a core rule's page is docs/rules/<code>.md) */
   docs?: string;
   /** the plugin the rule comes from (its name, the prefix of its code); absent: a core rule */

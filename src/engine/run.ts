@@ -29,6 +29,7 @@ import type { Place, Rule, RuleMeta } from './rule.js';
 import { createRunner, type FileRunner, type Runner, type RunnerOptions, type RunnerStats } from './runner.js';
 import { severityPlan, type SeverityPlan, type TargetedSeverity } from './severity.js';
 import { isSuppressed, suppressedRanges, type SuppressedRange } from './suppress.js';
+import { checkingReads, guardedModel, type Read } from './reads.js';
 
 /** The rules the engine runs, handed to it: loopkit's core rules (api/core-rules.ts) — the engine imports no rule. */
 export interface WithRules {
@@ -473,6 +474,32 @@ async function readForRules(
 
 export type RuleRun = Omit<LintResult, 'project' | 'graph' | 'timing' | 'presetNote' | 'layoutNote' | 'layout'>;
 
+/**
+ * What a session knows of the run before this one (engine/session.ts): what changed since, and each
+ * rule's project-part findings then. A rule whose declared reads (engine/reads.ts) did not change,
+ * and whose file part reads no kind of file that changed, is not run again.
+ */
+export interface ProjectPhaseMemo {
+  changed: ReadonlySet<Read>;
+  /** the kinds of the files whose per-file outcomes changed (a file part's data for the project part) */
+  changedKinds: ReadonlySet<FileKind>;
+  /** each rule's project-part findings in that run, as made (runRules' `keep`) */
+  previous: ReadonlyMap<string, readonly Diagnostic[]>;
+}
+
+/** May the rule's project part be answered from the memo? */
+function unchanged(rule: Rule, memo: ProjectPhaseMemo): boolean {
+  const reads = rule.meta.reads;
+  if (reads === undefined || !memo.previous.has(rule.meta.code)) return false;
+  if (reads.some((r) => memo.changed.has(r))) return false;
+  return !rule.file || !rule.file.kinds.some((k) => memo.changedKinds.has(k));
+}
+
+/**
+ * Every enabled rule over the model: the findings of its file part, then its project part. With a
+ * memo, a rule whose inputs did not change is answered from it; `keep` receives each rule's
+ * project-part findings for the next run's memo.
+ */
 export function runRules(
   loaded: LoadedProject,
   graph: StateGraph,
@@ -480,8 +507,11 @@ export function runRules(
   plan: SeverityPlan,
   index: ReadonlyMap<string, Rule>,
   byRule: Record<string, number>,
+  memo?: ProjectPhaseMemo,
+  keep?: Map<string, Diagnostic[]>,
 ): RuleRun {
   const { project } = loaded;
+  const checkReads = checkingReads();
   const knownCodes = new Set(index.keys());
   const suppressions = suppressionsByFile(project, index);
   const diagnostics: Diagnostic[] = [];
@@ -541,11 +571,16 @@ export function runRules(
       );
     }
     const c0 = performance.now();
-    if (rule.check) {
+    const fromCheck = emitted.length;
+    if (rule.check && memo && unchanged(rule, memo)) {
+      // its inputs did not change since the run memo.previous holds: its findings then are its findings now
+      for (const d of memo.previous.get(code)!) emitted.push(structuredClone(d));
+    } else if (rule.check) {
+      const seen = checkReads && rule.meta.reads ? guardedModel(code, rule.meta.reads, project, graph) : { project, graph };
       try {
         rule.check({
-          project,
-          graph,
+          project: seen.project,
+          graph: seen.graph,
           config: project.config,
           knownCodes,
           fileData: (path: string) => fileData(loaded, path, code),
@@ -562,6 +597,12 @@ export function runRules(
       }
     }
     byRule[code] = performance.now() - c0;
+    // the project part's findings as made, before severities and suppressions change them (ProjectPhaseMemo)
+    if (keep && rule.check)
+      keep.set(
+        code,
+        emitted.slice(fromCheck).map((d) => structuredClone(d)),
+      );
     for (const d of emitted) {
       if (d.code === code) {
         const loaders = loadersOf(d.file);

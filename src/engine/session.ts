@@ -28,12 +28,13 @@ import { isAbsolute, join, posix } from 'node:path';
 import { CONFIG_FILE, ConfigError } from '../config/errors.js';
 import type { LoadedConfig } from '../config/load.js';
 import { buildGraph, type StateGraph } from '../graph/graph.js';
-import type { Project } from '../model/types.js';
+import type { FileKind, Project } from '../model/types.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { ProjectError } from '../parse/errors.js';
 import { acceptText, readText, type Listings, type ReadResult } from '../parse/fs.js';
 import { contentHash } from './cache.js';
 import { UsageError } from './errors.js';
+import type { Diagnostic } from './diagnostic.js';
 import { processFile, type FileJob, type FileOutcome } from './file-phase.js';
 import {
   projectModel,
@@ -45,7 +46,17 @@ import {
   type ProjectFiles,
 } from './project.js';
 import type { Rule } from './rule.js';
-import { planRun, projectDirectory, ruleIndex, runRules, type Prepared, type RuleRun, type WithRules } from './run.js';
+import {
+  planRun,
+  projectDirectory,
+  ruleIndex,
+  runRules,
+  type Prepared,
+  type ProjectPhaseMemo,
+  type RuleRun,
+  type WithRules,
+} from './run.js';
+import type { Read } from './reads.js';
 import type { SeverityPlan } from './severity.js';
 import { createRunner, type FileRunner, type Runner, type RunnerOptions } from './runner.js';
 
@@ -143,6 +154,13 @@ export class ProjectSession {
   /** texts the editor holds, by project-relative path */
   private readonly overlay = new Map<string, string>();
   private readonly memo = new Map<string, Memo>();
+  /**
+   * What changed since the last check (engine/reads.ts), and each rule's project-part findings then:
+   * the project phase re-runs only the rules whose inputs changed. null: everything may have (the
+   * project was read again).
+   */
+  private changes: { reads: Set<Read>; kinds: Set<FileKind> } | null = null;
+  private projectFindings = new Map<string, Diagnostic[]>();
   /** the shape of the project as last read (null: not read, or it could not be) */
   private shape: {
     prepared: Prepared;
@@ -283,14 +301,34 @@ export class ProjectSession {
     }
     const outcome = processFile({ ...memo.job, text }, this.options.ruleSet);
     delete outcome.ms;
+    this.noteChange(role.kind, memo.outcome, outcome);
     if (role.kind === 'skill' && shape.opts.references && !sameLinks(memo.outcome, outcome)) return 'reread';
     this.memo.set(path, remembered(memo.job, hash, outcome, text, loaded.config.canonical_loop_sections));
     (role.kind === 'script' ? shape.files.scripts : shape.files.markdown).set(path, outcome);
     return 'changed';
   }
 
+  /** What an edit of a file of this kind changed, for the project phase (engine/reads.ts). */
+  private noteChange(kind: FileKind, before: FileOutcome, after: FileOutcome): void {
+    if (!this.changes) return;
+    const { reads, kinds } = this.changes;
+    kinds.add(kind);
+    if (kind === 'skill') {
+      // the body, and the paths it names (looked up on disk); the frontmatter and the names in the graph when it changed
+      reads.add('body').add('files');
+      const fm = (o: FileOutcome) => o.facts.skill?.frontmatter ?? null;
+      if (JSON.stringify(fm(before)) !== JSON.stringify(fm(after))) reads.add('frontmatter');
+      // the graph names each transition's skill
+      const name = (o: FileOutcome) => JSON.stringify([fm(o) === null, fm(o)?.entries.find((e) => e.key === 'name')?.value]);
+      if (name(before) !== name(after)) reads.add('graph');
+    } else if (kind === 'loop' || kind === 'handoffs') reads.add('loop').add('graph');
+    else if (kind === 'reference') reads.add('references').add('files');
+    else reads.add('files');
+  }
+
   /** Read the project: configuration, layout, every file (from the outcomes kept where its text did not change). */
   private async readProject(): Promise<void> {
+    this.changes = null;
     const runner = createRunner(this.options, this.options.ruleSet);
     const t0 = performance.now();
     this.listings.clear();
@@ -348,7 +386,13 @@ export class ProjectSession {
       roles: files.roles,
       timing: { read: 0, files: 0 },
     };
-    const run = runRules(loadedProject, graph, enabled, plan, this.index, this.timing.byRule);
+    const keep = new Map<string, Diagnostic[]>();
+    const memo: ProjectPhaseMemo | undefined = this.changes
+      ? { changed: this.changes.reads, changedKinds: this.changes.kinds, previous: this.projectFindings }
+      : undefined;
+    const run = runRules(loadedProject, graph, enabled, plan, this.index, this.timing.byRule, memo, keep);
+    this.projectFindings = keep;
+    this.changes = { reads: new Set(), kinds: new Set() };
     Object.assign(this.timing, { model: t1 - t0, graph: t2 - t1, rules: performance.now() - t2 });
     const check: SessionCheck = { ...run, ruleSet: this.options.ruleSet, loaded: prepared.loaded, project, graph, files: loadedProject };
     if (prepared.presetNote !== undefined) check.presetNote = prepared.presetNote;

@@ -21,6 +21,7 @@ export default defineRule({
       },
     },
     category: 'frontmatter',
+    reads: ['agents'],
     description: 'Require the frontmatter of an agent file to be valid YAML, as a strict loader reads it',
     scope: 'project',
     reference: 'new',

@@ -22,6 +22,7 @@ export default defineRule({
       },
     },
     category: 'cross-references',
+    reads: ['agents'],
     description:
       'Report skills an OpenCode agent allows by name in `permission.skill` that a later catch-all or glob denies (the last matching rule wins)',
     scope: 'project',

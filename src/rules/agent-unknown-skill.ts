@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'cross-references',
+    reads: ['frontmatter', 'agents'],
     description: 'Check that the skills an agent allows by name or preloads exist in the project',
     scope: 'project',
     reference: 'new',

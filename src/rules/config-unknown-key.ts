@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'config',
+    reads: [],
     description: 'Disallow top-level keys in .loopkit.yaml that loopkit does not know',
     scope: 'project',
     reference: 'new',

@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'constraints',
+    reads: ['loop', 'graph'],
     description: 'Require at least one transition in the combined graph of the project',
     scope: 'project',
     reference: 'improved',

@@ -47,6 +47,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'constraints',
+    reads: ['frontmatter', 'loop', 'graph'],
     description: 'Require the skill a transition hands its target state to to have a transition out of that state in its own contract',
     scope: 'project',
     reference: 'new',

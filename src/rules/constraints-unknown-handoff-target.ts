@@ -13,6 +13,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'constraints',
+    reads: ['frontmatter', 'graph'],
     description: 'Require the skill of every transition handoff to exist in the skills directory',
     scope: 'project',
     reference: 'improved',

@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'discovery',
+    reads: ['body', 'loop', 'references', 'files'],
     description: 'Report a markdown file whose structure is too complex to parse in bounded time (it is then not analysed)',
     scope: 'project',
     reference: 'new',

@@ -19,6 +19,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'graph',
+    reads: ['graph'],
     description: 'Disallow states that no transition leaves unless they are terminal (done, halted-<reason>, or enforced with no agent)',
     scope: 'project',
     reference: 'new',

@@ -14,6 +14,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'graph',
+    reads: ['graph'],
     description: 'Disallow unreachable states whose only transitions lead back to themselves',
     scope: 'project',
     reference: 'improved',

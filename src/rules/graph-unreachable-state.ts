@@ -18,6 +18,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'graph',
+    reads: ['graph'],
     description: 'Disallow states that no entry point can reach (islands of states no run ever enters)',
     scope: 'project',
     reference: 'new',

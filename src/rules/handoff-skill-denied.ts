@@ -36,6 +36,7 @@ export default defineRule({
     // the receiving agent's loader decides, whatever loads the skill that hands off
     loaders: EVERY,
     category: 'cross-references',
+    reads: ['frontmatter', 'loop', 'agents'],
     description:
       'Require the agent a handoff names to be allowed to load the skill it is handed (OpenCode `permission.skill`, Claude Code `skills:`)',
     scope: 'project',

@@ -12,6 +12,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'cross-references',
+    reads: ['frontmatter', 'loop', 'agents'],
     description: 'Check that the agent of every `handoff <skill> to <agent>` is defined, in a project that defines agents',
     scope: 'project',
     reference: 'new',

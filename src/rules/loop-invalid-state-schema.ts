@@ -25,6 +25,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'language',
+    reads: ['frontmatter', 'body', 'loop'],
     description: 'Require the Loop State Schema table of LOOP.md to be readable: field paths, types, parents, state values',
     scope: 'skill',
     reference: 'new',

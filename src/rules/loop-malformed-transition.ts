@@ -16,6 +16,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'language',
+    reads: ['frontmatter', 'loop'],
     description: 'Disallow transition, trigger, handoff and halt lines in LOOP.md that do not parse',
     scope: 'skill',
     reference: 'new',

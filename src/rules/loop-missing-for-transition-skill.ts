@@ -8,6 +8,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'completeness',
+    reads: ['frontmatter', 'loop'],
     description: 'Require a LOOP.md for a skill whose transitions come from a legacy HANDOFFS.md',
     scope: 'skill',
     reference: 'improved',

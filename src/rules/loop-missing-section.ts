@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'sections',
+    reads: ['frontmatter', 'loop'],
     description: 'Require every section of canonical_loop_sections as an H2 heading in LOOP.md',
     scope: 'skill',
     reference: 'improved',

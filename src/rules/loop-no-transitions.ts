@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'language',
+    reads: ['frontmatter', 'loop'],
     description: 'Require a State Transition Rule section of LOOP.md to contain at least one transition',
     scope: 'skill',
     reference: 'improved',

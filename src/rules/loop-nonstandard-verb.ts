@@ -66,6 +66,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'language',
+    reads: ['frontmatter', 'loop'],
     description: 'Check that numbered steps in LOOP.md start with a verb from standard_verbs',
     scope: 'skill',
     reference: 'improved',

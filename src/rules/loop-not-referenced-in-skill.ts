@@ -28,6 +28,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'completeness',
+    reads: ['frontmatter', 'body', 'loop'],
     description: "Require the body of SKILL.md to reference the skill's LOOP.md",
     scope: 'skill',
     reference: 'improved',

@@ -11,6 +11,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'sections',
+    reads: ['frontmatter', 'loop'],
     description: 'Require the canonical sections of LOOP.md to appear in the order of canonical_loop_sections',
     scope: 'skill',
     reference: 'improved',

@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'completeness',
+    reads: ['files'],
     description: 'Check that every loop state file listed in loop_state_files exists in the project',
     scope: 'project',
     reference: 'improved',

@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'language',
+    reads: ['frontmatter', 'loop'],
     description: 'Require every `halt <reason>` directive in LOOP.md to use a reason listed in halt_reasons',
     scope: 'skill',
     reference: 'improved',

@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'sections',
+    reads: ['frontmatter', 'loop'],
     description: 'Disallow H2 sections in LOOP.md that are not listed in canonical_loop_sections',
     scope: 'skill',
     reference: 'improved',

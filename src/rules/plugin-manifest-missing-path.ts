@@ -17,6 +17,7 @@ export default defineRule({
       },
     },
     category: 'structure',
+    reads: ['agents'],
     description:
       'Require every path a Claude Code plugin or marketplace manifest names (`skills`, `agents`, `commands`, a relative plugin `source`) to exist',
     scope: 'project',

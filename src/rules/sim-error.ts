@@ -14,6 +14,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'simulation',
+    reads: ['graph'],
     description: 'Require a terminal state in a graph that has no entry point',
     scope: 'project',
     reference: 'improved',

@@ -15,6 +15,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'simulation',
+    reads: ['graph'],
     description: 'Disallow reachable states whose only transitions lead back to themselves',
     scope: 'project',
     reference: 'improved',

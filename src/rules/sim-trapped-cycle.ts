@@ -17,6 +17,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'simulation',
+    reads: ['graph'],
     description: 'Disallow reachable cycles that can neither reach a terminal state nor end by a halt bound',
     scope: 'project',
     reference: 'new',

@@ -17,6 +17,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'simulation',
+    reads: ['graph'],
     description: 'Require every entry point to reach a terminal state (or a declared halt bound) within max_iterations iterations',
     scope: 'project',
     reference: 'improved',

@@ -31,6 +31,7 @@ export default defineRule({
     defaultSeverity: 'error',
     certainty: 'heuristic',
     category: 'structure',
+    reads: [],
     description: 'Disallow absolute file paths in SKILL.md links and machine-specific absolute paths in its prose',
     scope: 'skill',
     reference: 'improved',

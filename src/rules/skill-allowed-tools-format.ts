@@ -20,6 +20,7 @@ export default defineRule({
       'claude-code': { does: 'accepts', source: DOCS.claudeCode, note: 'tools as a comma- or space-separated string, or a YAML list' },
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require allowed-tools to be a space-separated string (or a YAML list), not comma-separated',
     scope: 'skill',
     reference: 'improved',

@@ -8,6 +8,7 @@ export default defineRule({
     defaultSeverity: 'error',
     certainty: 'heuristic',
     category: 'structure',
+    reads: ['frontmatter', 'body'],
     description: 'Limit the body of SKILL.md to 500 lines (Agent Skills guidance)',
     scope: 'skill',
     reference: 'improved',

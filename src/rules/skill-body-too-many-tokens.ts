@@ -17,6 +17,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'structure',
+    reads: [],
     description: 'Limit SKILL.md to about 5000 tokens (Agent Skills guidance; reported past 5500)',
     scope: 'skill',
     reference: 'improved',

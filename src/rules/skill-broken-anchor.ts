@@ -16,6 +16,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'structure',
+    reads: ['frontmatter', 'body', 'loop', 'references', 'files'],
     description: 'Require the #anchor of a link in SKILL.md or a reference file to name a heading of its target',
     scope: 'skill',
     reference: 'new',

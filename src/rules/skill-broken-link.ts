@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'structure',
+    reads: ['frontmatter', 'body', 'files'],
     description: 'Require every relative link and image in SKILL.md to point at a file that exists, named in its case',
     scope: 'skill',
     reference: 'new',

@@ -16,6 +16,7 @@ export default defineRule({
       copilot: { does: 'ignores', source: DOCS.copilot, note: 'no compatibility field' },
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Limit the frontmatter compatibility field to 500 characters (Agent Skills)',
     scope: 'skill',
     reference: 'improved',

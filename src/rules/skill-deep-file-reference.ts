@@ -10,6 +10,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'structure',
+    reads: [],
     description: 'Check that SKILL.md links to markdown files at most one directory level down',
     scope: 'skill',
     reference: 'improved',

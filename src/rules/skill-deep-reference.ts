@@ -11,6 +11,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'structure',
+    reads: ['frontmatter', 'body', 'references', 'files'],
     description: 'Check that files linked from SKILL.md do not send agents on to further reference files',
     scope: 'skill',
     reference: 'improved',

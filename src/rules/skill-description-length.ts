@@ -11,6 +11,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Check the frontmatter description against the Loop Language guidance of 10-200 characters',
     scope: 'skill',
     reference: 'new',

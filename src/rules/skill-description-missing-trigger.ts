@@ -130,6 +130,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require the frontmatter description to say when the skill should be used',
     scope: 'skill',
     reference: 'improved',

@@ -18,6 +18,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require the frontmatter description to be written in the third person',
     scope: 'skill',
     reference: 'improved',

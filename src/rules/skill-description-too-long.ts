@@ -20,6 +20,7 @@ export default defineRule({
       openclaw: { does: 'accepts', source: DOCS.openclawLoader, note: 'no limit on the description: the skill loads' },
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Limit the frontmatter description to 1024 characters (Agent Skills)',
     scope: 'skill',
     reference: 'improved',

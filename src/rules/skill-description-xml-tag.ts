@@ -55,6 +55,7 @@ export default defineRule({
       'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'description cannot contain XML tags' },
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Disallow XML/HTML tags in the frontmatter description',
     scope: 'skill',
     reference: 'improved',

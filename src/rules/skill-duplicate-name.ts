@@ -11,6 +11,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'naming',
+    reads: ['frontmatter'],
     description: 'Disallow two skills with the same name in one skills directory',
     scope: 'project',
     reference: 'new',

@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'completeness',
+    reads: ['frontmatter', 'body'],
     description: 'Disallow more than one `## Rules` section in SKILL.md',
     scope: 'skill',
     reference: 'improved',

@@ -8,6 +8,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: YAML_FRONTMATTER,
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require the SKILL.md frontmatter to be valid YAML holding a mapping of keys',
     scope: 'skill',
     reference: 'new',

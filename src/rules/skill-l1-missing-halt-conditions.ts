@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'completeness',
+    reads: ['frontmatter', 'body'],
     description: 'Require a `## Halt Conditions` section in the SKILL.md of an L1-RIGID skill',
     scope: 'skill',
     reference: 'improved',

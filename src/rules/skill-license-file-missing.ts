@@ -55,6 +55,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'frontmatter',
+    reads: ['frontmatter', 'files'],
     description: 'Require a license file named in the frontmatter to exist in the skill directory',
     scope: 'skill',
     reference: 'improved',

@@ -184,6 +184,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'anti-patterns',
+    reads: [],
     description: 'Disallow unexplained numeric literals in the code blocks of a SKILL.md',
     scope: 'skill',
     reference: 'improved',

@@ -14,6 +14,7 @@ export default defineRule({
       spec: { does: 'rejects', source: DOCS.specMetadata, note: 'a map from string keys to string values' },
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require every metadata value to be a plain value, not a nested map or list',
     scope: 'skill',
     reference: 'improved',

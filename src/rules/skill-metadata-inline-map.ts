@@ -11,6 +11,7 @@ export default defineRule({
       spec: { does: 'rejects', source: DOCS.specMetadata, note: 'a map from string keys to string values' },
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require metadata to be a block map of indented sub-keys',
     scope: 'skill',
     reference: 'improved',

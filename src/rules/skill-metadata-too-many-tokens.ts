@@ -24,6 +24,7 @@ export default defineRule<'tooMany', Counted>({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'structure',
+    reads: ['frontmatter'],
     description: 'Limit name + description to about 100 tokens (Agent Skills guidance; reported past 110)',
     scope: 'skill',
     reference: 'improved',

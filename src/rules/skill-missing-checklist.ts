@@ -84,6 +84,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'workflow',
+    reads: [],
     description: 'Require a checklist or numbered steps in a SKILL.md that describes a multi-step workflow',
     scope: 'skill',
     reference: 'improved',

@@ -14,6 +14,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'workflow',
+    reads: [],
     description: 'Require explicit conditions (if/when/unless/otherwise) in a SKILL.md that asks the agent to choose',
     scope: 'skill',
     reference: 'improved',

@@ -11,6 +11,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: requiredField('description', 'the first paragraph of the body when omitted'),
     category: 'completeness',
+    reads: ['frontmatter', 'body'],
     description: 'Require a `## Description` section and a non-empty `description` frontmatter field in SKILL.md',
     scope: 'skill',
     reference: 'improved',

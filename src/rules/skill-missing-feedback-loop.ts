@@ -23,6 +23,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'workflow',
+    reads: [],
     description: 'Require a validate → fix → repeat cycle in a SKILL.md that talks about testing and implementation',
     scope: 'skill',
     reference: 'improved',

@@ -19,6 +19,7 @@ export default defineRule({
       openclaw: { does: 'drops', source: DOCS.openclawLoader, note: 'a skill without a description is not loaded' },
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require SKILL.md to open with a closed `---` frontmatter block',
     scope: 'skill',
     reference: 'improved',

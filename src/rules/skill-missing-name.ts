@@ -12,6 +12,7 @@ export default defineRule({
     subject: 'name',
     loaders: requiredField('name', 'the directory name when omitted'),
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require a non-empty `name` in the SKILL.md frontmatter',
     scope: 'skill',
     reference: 'improved',

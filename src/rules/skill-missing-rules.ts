@@ -11,6 +11,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'completeness',
+    reads: ['frontmatter', 'body'],
     description: 'Require a `## Rules` section in SKILL.md',
     scope: 'skill',
     reference: 'improved',

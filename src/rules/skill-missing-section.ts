@@ -12,6 +12,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'completeness',
+    reads: ['frontmatter', 'body'],
     description: 'Require the extra SKILL.md sections listed in `canonical_skill_sections`',
     scope: 'skill',
     reference: 'new',

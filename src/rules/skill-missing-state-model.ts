@@ -11,6 +11,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'completeness',
+    reads: ['frontmatter', 'body'],
     description: 'Require a state model section (`## State Model` or one of its aliases) in SKILL.md',
     scope: 'skill',
     reference: 'improved',

@@ -11,6 +11,7 @@ export default defineRule({
     subject: 'name',
     loaders: NAME_HYPHENS,
     category: 'naming',
+    reads: ['frontmatter'],
     description: "Disallow '--' in the frontmatter name",
     scope: 'skill',
     reference: 'improved',

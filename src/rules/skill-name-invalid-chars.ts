@@ -12,6 +12,7 @@ export default defineRule({
     subject: 'name',
     loaders: NAME_CHARACTERS,
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Require the frontmatter name to use only lower-case letters, digits and hyphens',
     scope: 'skill',
     reference: 'improved',

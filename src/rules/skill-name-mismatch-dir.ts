@@ -25,6 +25,7 @@ export default defineRule({
       openclaw: OPENCLAW_NAME,
     },
     category: 'naming',
+    reads: ['frontmatter', 'files'],
     description: 'Require the frontmatter name to equal the name of the skill directory',
     scope: 'skill',
     reference: 'improved',

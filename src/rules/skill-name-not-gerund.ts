@@ -9,6 +9,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'naming',
+    reads: ['frontmatter'],
     description: 'Require skill names to start with a gerund (`writing-stories`, not `story-writer`)',
     scope: 'skill',
     reference: 'improved',

@@ -14,6 +14,7 @@ export default defineRule({
       'claude-api': { does: 'rejects', source: DOCS.claudeApi, note: 'cannot contain reserved words: "anthropic", "claude"' },
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: "Disallow the reserved words 'anthropic' and 'claude' in the frontmatter name",
     scope: 'skill',
     reference: 'improved',

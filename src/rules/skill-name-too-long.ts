@@ -23,6 +23,7 @@ export default defineRule({
       openclaw: OPENCLAW_NAME,
     },
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Limit the frontmatter name to 64 characters (Agent Skills)',
     scope: 'skill',
     reference: 'improved',

@@ -39,6 +39,7 @@ export default defineRule<'vague', string[]>({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'naming',
+    reads: ['frontmatter'],
     description: 'Disallow vague words (helper, utils, tools, misc) in the frontmatter name',
     scope: 'skill',
     reference: 'improved',

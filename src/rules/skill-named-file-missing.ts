@@ -141,6 +141,7 @@ export default defineRule<'missing' | 'otherCase', Named[] | Written>({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'structure',
+    reads: ['frontmatter', 'files'],
     description: "Check that the skill's own files SKILL.md names in prose or inline code exist, named in their case",
     scope: 'skill',
     reference: 'new',

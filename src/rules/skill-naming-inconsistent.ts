@@ -11,6 +11,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'naming',
+    reads: ['frontmatter'],
     description: 'Require all skill names of a project to follow one naming pattern',
     scope: 'project',
     reference: 'improved',

@@ -27,6 +27,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'progressive',
+    reads: ['frontmatter', 'body', 'files'],
     description: 'Check that a SKILL.md longer than 500 lines points to separate reference files',
     scope: 'skill',
     reference: 'improved',

@@ -8,6 +8,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'progressive',
+    reads: ['frontmatter', 'body', 'references', 'files'],
     description: 'Check that every markdown file in a skill directory is linked or named in SKILL.md',
     scope: 'skill',
     reference: 'improved',

@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'discovery',
+    reads: ['files'],
     description: 'Disallow a SKILL.md that is not checked: outside the skills directories, directly in one, or at the project root',
     scope: 'project',
     reference: 'new',

@@ -42,6 +42,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'anti-patterns',
+    reads: [],
     description: 'Disallow catch-all except clauses that only pass or re-raise in the code blocks of a SKILL.md',
     scope: 'skill',
     reference: 'improved',

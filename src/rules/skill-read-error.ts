@@ -8,6 +8,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'discovery',
+    reads: ['files'],
     description:
       'Require every SKILL.md and LOOP.md of a skill to be readable UTF-8 text, and every folder that may hold skills to be readable',
     scope: 'project',

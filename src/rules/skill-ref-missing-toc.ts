@@ -12,6 +12,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'structure',
+    reads: ['frontmatter', 'body', 'references'],
     description: 'Require a table of contents in reference files longer than 100 lines',
     scope: 'skill',
     reference: 'improved',

@@ -11,6 +11,7 @@ export default defineRule({
     // the outlines of what the skill writes
     certainty: 'heuristic',
     category: 'structure',
+    reads: ['frontmatter', 'references', 'files'],
     description: "Check that every relative link and image in a skill's reference files points at a file that exists, named in its case",
     scope: 'skill',
     reference: 'new',

@@ -20,6 +20,7 @@ export default defineRule({
     defaultSeverity: 'info',
     certainty: 'heuristic',
     category: 'scripts',
+    reads: [],
     description: 'Require --help or usage handling in the scripts of a skill',
     scope: 'skill',
     reference: 'improved',

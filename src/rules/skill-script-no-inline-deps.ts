@@ -42,6 +42,7 @@ export default defineRule({
     defaultSeverity: 'info',
     certainty: 'heuristic',
     category: 'scripts',
+    reads: [],
     description: 'Require inline dependency declarations in Python, JavaScript/TypeScript and Ruby scripts of a skill',
     scope: 'skill',
     reference: 'improved',

@@ -16,6 +16,7 @@ export default defineRule({
     defaultSeverity: 'info',
     certainty: 'heuristic',
     category: 'scripts',
+    reads: ['frontmatter', 'files'],
     description: 'Suggest a scripts/ directory for a skill whose SKILL.md runs shell or Python code',
     scope: 'skill',
     reference: 'improved',

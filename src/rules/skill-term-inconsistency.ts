@@ -25,6 +25,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'terminology',
+    reads: [],
     description: 'Disallow using several synonyms for the same concept in the prose of a SKILL.md',
     scope: 'skill',
     reference: 'improved',

@@ -148,6 +148,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'structure',
+    reads: [],
     description: 'Check SKILL.md prose and description for dates (month and year) that will go stale',
     scope: 'skill',
     reference: 'improved',

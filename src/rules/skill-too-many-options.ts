@@ -30,6 +30,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'anti-patterns',
+    reads: [],
     description: 'Limit the number of equivalent options a SKILL.md offers for one task',
     scope: 'skill',
     reference: 'improved',

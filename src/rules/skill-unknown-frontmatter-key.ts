@@ -16,6 +16,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'frontmatter',
+    reads: ['frontmatter'],
     description: 'Check that top-level frontmatter keys are ones that agents read, or x- extensions',
     scope: 'skill',
     reference: 'improved',

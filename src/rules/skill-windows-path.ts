@@ -24,6 +24,7 @@ export default defineRule<'backslash', Found[]>({
     defaultSeverity: 'error',
     certainty: 'heuristic',
     category: 'structure',
+    reads: ['frontmatter', 'files'],
     description: "Disallow Windows-style paths (backslashes) to a skill's own files in SKILL.md prose, inline code and links",
     scope: 'skill',
     reference: 'improved',

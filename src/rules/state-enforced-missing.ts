@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'states',
+    reads: ['graph'],
     description: 'Require every enforced state of the configuration to appear in a transition',
     scope: 'project',
     reference: 'improved',

@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'states',
+    reads: ['graph'],
     description: 'Require state names in transitions to be lower-case kebab-case with a hyphen (or an enforced state)',
     scope: 'project',
     reference: 'new',

@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'states',
+    reads: ['graph'],
     description: 'Require a transition from the QA and acceptance states back to the bug-fix state',
     scope: 'project',
     reference: 'improved',

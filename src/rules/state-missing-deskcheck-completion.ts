@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'states',
+    reads: ['graph'],
     description: 'Require the configured completion transition out of the desk-check state',
     scope: 'project',
     reference: 'improved',

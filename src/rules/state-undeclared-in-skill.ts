@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'states',
+    reads: ['body', 'graph'],
     description: 'Require every state of the transition graph to be declared in some SKILL.md state model',
     scope: 'project',
     reference: 'improved',

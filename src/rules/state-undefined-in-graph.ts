@@ -7,6 +7,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'states',
+    reads: ['frontmatter', 'body', 'graph'],
     description: 'Require every state declared in a SKILL.md state model to appear in the transition graph',
     scope: 'skill',
     reference: 'improved',

@@ -11,6 +11,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'config',
+    reads: ['body', 'loop', 'references', 'files'],
     description: 'Require suppression comments to name existing diagnostic codes',
     scope: 'project',
     reference: 'new',

@@ -12,6 +12,7 @@ export default defineRule({
     certainty: 'definite',
     loaders: EVERY,
     category: 'cross-references',
+    reads: ['frontmatter', 'loop'],
     description: 'Check that `handoff <skill> to <agent>` lines outside transition rules name a skill of the project',
     scope: 'skill',
     reference: 'improved',

@@ -47,6 +47,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     certainty: 'heuristic',
     category: 'cross-references',
+    reads: ['frontmatter', 'graph', 'files'],
     description: 'Check that skill names written as inline code in the project README.md exist',
     scope: 'project',
     reference: 'improved',

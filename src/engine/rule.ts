@@ -115,6 +115,13 @@ export interface RuleMeta<M extends string = string> {
    * changed. Absent: everything (it always runs).
    */
   reads?: readonly Read[];
+  /**
+   * Each finding of `check` is about one skill, in its folder, and follows from that skill alone (its
+   * files, its frontmatter, its contract) and the configuration: after an edit of some skills' files,
+   * a session runs `check` over those skills only and keeps the other skills' findings
+   * (engine/run.ts). test/reads.test.ts holds every local rule to it on every fixture.
+   */
+  local?: boolean;
   /** the address of the rule's documentation (a plugin's rule; a core rule's page is docs/rules/<code>.md) */
   docs?: string;
   /** the plugin the rule comes from (its name, the prefix of its code); absent: a core rule */

@@ -16,7 +16,7 @@ import { markdownFiles } from '../model/files.js';
 import { agentFileLoaders } from '../model/agents.js';
 import { skillHolding } from '../model/skill-dir.js';
 import { isTarget, loaderList, loaderSentence, TARGETS, type Loader, type SkillTargets, type Target } from '../model/targets.js';
-import type { FileKind, Project } from '../model/types.js';
+import type { FileKind, Project, Skill } from '../model/types.js';
 import { ProjectError } from '../parse/errors.js';
 import { isLoopContract } from '../parse/dsl.js';
 import { exists, isDirectory, readText } from '../parse/fs.js';
@@ -485,6 +485,18 @@ export interface ProjectPhaseMemo {
   changedKinds: ReadonlySet<FileKind>;
   /** each rule's project-part findings in that run, as made (runRules' `keep`) */
   previous: ReadonlyMap<string, readonly Diagnostic[]>;
+  /** the skills (indexes into Project.skills) whose files changed; null: files of no skill changed too */
+  changedSkills: ReadonlySet<number> | null;
+}
+
+/** For a local rule after an edit of some skills: those skills, and the findings of the others to keep. */
+function localRun(rule: Rule, memo: ProjectPhaseMemo, project: Project): { skills: Skill[]; kept: readonly Diagnostic[] } | null {
+  const previous = memo.previous.get(rule.meta.code);
+  if (!rule.meta.local || memo.changedSkills === null || previous === undefined) return null;
+  const changed = memo.changedSkills;
+  const skills = project.skills.filter((_, i) => changed.has(i));
+  const dirs = new Set(skills.map((s) => s.dir));
+  return { skills, kept: previous.filter((d) => !dirs.has(skillHolding(project.skills, d.file)?.dir ?? '\u0000')) };
 }
 
 /** May the rule's project part be answered from the memo? */
@@ -572,11 +584,15 @@ export function runRules(
     }
     const c0 = performance.now();
     const fromCheck = emitted.length;
+    const local = rule.check && memo ? localRun(rule, memo, project) : null;
     if (rule.check && memo && unchanged(rule, memo)) {
       // its inputs did not change since the run memo.previous holds: its findings then are its findings now
       for (const d of memo.previous.get(code)!) emitted.push(structuredClone(d));
     } else if (rule.check) {
-      const seen = checkReads && rule.meta.reads ? guardedModel(code, rule.meta.reads, project, graph) : { project, graph };
+      // a local rule: the findings of the skills that did not change are kept, the others' found again
+      if (local) for (const d of local.kept) emitted.push(structuredClone(d));
+      const model = local ? { ...project, skills: local.skills } : project;
+      const seen = checkReads && rule.meta.reads ? guardedModel(code, rule.meta.reads, model, graph) : { project: model, graph };
       try {
         rule.check({
           project: seen.project,

@@ -159,8 +159,10 @@ export class ProjectSession {
    * the project phase re-runs only the rules whose inputs changed. null: everything may have (the
    * project was read again).
    */
-  private changes: { reads: Set<Read>; kinds: Set<FileKind> } | null = null;
+  private changes: { reads: Set<Read>; kinds: Set<FileKind>; skills: Set<number> | null } | null = null;
   private projectFindings = new Map<string, Diagnostic[]>();
+  /** referrers(), for the check it was built from */
+  private referrersOf: Map<string, number[]> | null = null;
   /** the shape of the project as last read (null: not read, or it could not be) */
   private shape: {
     prepared: Prepared;
@@ -301,18 +303,37 @@ export class ProjectSession {
     }
     const outcome = processFile({ ...memo.job, text }, this.options.ruleSet);
     delete outcome.ms;
-    this.noteChange(role.kind, memo.outcome, outcome);
+    this.noteChange(path, role.kind, role.skill, memo.outcome, outcome);
     if (role.kind === 'skill' && shape.opts.references && !sameLinks(memo.outcome, outcome)) return 'reread';
     this.memo.set(path, remembered(memo.job, hash, outcome, text, loaded.config.canonical_loop_sections));
     (role.kind === 'script' ? shape.files.scripts : shape.files.markdown).set(path, outcome);
     return 'changed';
   }
 
+  /** The skills (indexes) whose references hold each file, as the last check read them. */
+  private referrers(): ReadonlyMap<string, readonly number[]> {
+    if (this.referrersOf) return this.referrersOf;
+    const out = new Map<string, number[]>();
+    (this.current.check?.project.skills ?? []).forEach((s, i) => {
+      for (const ref of s.references.values()) {
+        if (ref.file === null) continue;
+        const list = out.get(ref.file.path);
+        if (list) list.push(i);
+        else out.set(ref.file.path, [i]);
+      }
+    });
+    return (this.referrersOf = out);
+  }
+
   /** What an edit of a file of this kind changed, for the project phase (engine/reads.ts). */
-  private noteChange(kind: FileKind, before: FileOutcome, after: FileOutcome): void {
+  private noteChange(path: string, kind: FileKind, skill: number, before: FileOutcome, after: FileOutcome): void {
     if (!this.changes) return;
     const { reads, kinds } = this.changes;
     kinds.add(kind);
+    if (skill < 0) this.changes.skills = null;
+    else this.changes.skills?.add(skill);
+    // the skills that link the file (another skill's SKILL.md, a shared reference) read it too
+    for (const i of this.referrers().get(path) ?? []) this.changes.skills?.add(i);
     if (kind === 'skill') {
       // the body, and the paths it names (looked up on disk); the frontmatter and the names in the graph when it changed
       reads.add('body').add('files');
@@ -388,11 +409,17 @@ export class ProjectSession {
     };
     const keep = new Map<string, Diagnostic[]>();
     const memo: ProjectPhaseMemo | undefined = this.changes
-      ? { changed: this.changes.reads, changedKinds: this.changes.kinds, previous: this.projectFindings }
+      ? {
+          changed: this.changes.reads,
+          changedKinds: this.changes.kinds,
+          previous: this.projectFindings,
+          changedSkills: this.changes.skills,
+        }
       : undefined;
     const run = runRules(loadedProject, graph, enabled, plan, this.index, this.timing.byRule, memo, keep);
     this.projectFindings = keep;
-    this.changes = { reads: new Set(), kinds: new Set() };
+    this.referrersOf = null;
+    this.changes = { reads: new Set(), kinds: new Set(), skills: new Set() };
     Object.assign(this.timing, { model: t1 - t0, graph: t2 - t1, rules: performance.now() - t2 });
     const check: SessionCheck = { ...run, ruleSet: this.options.ruleSet, loaded: prepared.loaded, project, graph, files: loadedProject };
     if (prepared.presetNote !== undefined) check.presetNote = prepared.presetNote;

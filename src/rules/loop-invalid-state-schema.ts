@@ -26,6 +26,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'language',
     reads: ['frontmatter', 'body', 'loop'],
+    local: true,
     description: 'Require the Loop State Schema table of LOOP.md to be readable: field paths, types, parents, state values',
     scope: 'skill',
     reference: 'new',

@@ -17,6 +17,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'language',
     reads: ['frontmatter', 'loop'],
+    local: true,
     description: 'Disallow transition, trigger, handoff and halt lines in LOOP.md that do not parse',
     scope: 'skill',
     reference: 'new',

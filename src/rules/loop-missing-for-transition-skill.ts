@@ -9,6 +9,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'completeness',
     reads: ['frontmatter', 'loop'],
+    local: true,
     description: 'Require a LOOP.md for a skill whose transitions come from a legacy HANDOFFS.md',
     scope: 'skill',
     reference: 'improved',

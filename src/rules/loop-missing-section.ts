@@ -11,6 +11,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'sections',
     reads: ['frontmatter', 'loop'],
+    local: true,
     description: 'Require every section of canonical_loop_sections as an H2 heading in LOOP.md',
     scope: 'skill',
     reference: 'improved',

@@ -10,6 +10,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'language',
     reads: ['frontmatter', 'loop'],
+    local: true,
     description: 'Require a State Transition Rule section of LOOP.md to contain at least one transition',
     scope: 'skill',
     reference: 'improved',

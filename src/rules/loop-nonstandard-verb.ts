@@ -67,6 +67,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'language',
     reads: ['frontmatter', 'loop'],
+    local: true,
     description: 'Check that numbered steps in LOOP.md start with a verb from standard_verbs',
     scope: 'skill',
     reference: 'improved',

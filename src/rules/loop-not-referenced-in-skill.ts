@@ -29,6 +29,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'completeness',
     reads: ['frontmatter', 'body', 'loop'],
+    local: true,
     description: "Require the body of SKILL.md to reference the skill's LOOP.md",
     scope: 'skill',
     reference: 'improved',

@@ -12,6 +12,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'sections',
     reads: ['frontmatter', 'loop'],
+    local: true,
     description: 'Require the canonical sections of LOOP.md to appear in the order of canonical_loop_sections',
     scope: 'skill',
     reference: 'improved',

@@ -11,6 +11,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'language',
     reads: ['frontmatter', 'loop'],
+    local: true,
     description: 'Require every `halt <reason>` directive in LOOP.md to use a reason listed in halt_reasons',
     scope: 'skill',
     reference: 'improved',

@@ -11,6 +11,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'sections',
     reads: ['frontmatter', 'loop'],
+    local: true,
     description: 'Disallow H2 sections in LOOP.md that are not listed in canonical_loop_sections',
     scope: 'skill',
     reference: 'improved',

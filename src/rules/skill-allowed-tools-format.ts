@@ -21,6 +21,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require allowed-tools to be a space-separated string (or a YAML list), not comma-separated',
     scope: 'skill',
     reference: 'improved',

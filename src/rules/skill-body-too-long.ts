@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'structure',
     reads: ['frontmatter', 'body'],
+    local: true,
     description: 'Limit the body of SKILL.md to 500 lines (Agent Skills guidance)',
     scope: 'skill',
     reference: 'improved',

@@ -17,6 +17,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'structure',
     reads: ['frontmatter', 'body', 'loop', 'references', 'files'],
+    local: true,
     description: 'Require the #anchor of a link in SKILL.md or a reference file to name a heading of its target',
     scope: 'skill',
     reference: 'new',

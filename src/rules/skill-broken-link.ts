@@ -11,6 +11,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'structure',
     reads: ['frontmatter', 'body', 'files'],
+    local: true,
     description: 'Require every relative link and image in SKILL.md to point at a file that exists, named in its case',
     scope: 'skill',
     reference: 'new',

@@ -17,6 +17,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Limit the frontmatter compatibility field to 500 characters (Agent Skills)',
     scope: 'skill',
     reference: 'improved',

@@ -12,6 +12,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'structure',
     reads: ['frontmatter', 'body', 'references', 'files'],
+    local: true,
     description: 'Check that files linked from SKILL.md do not send agents on to further reference files',
     scope: 'skill',
     reference: 'improved',

@@ -12,6 +12,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Check the frontmatter description against the Loop Language guidance of 10-200 characters',
     scope: 'skill',
     reference: 'new',

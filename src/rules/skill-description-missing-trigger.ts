@@ -131,6 +131,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require the frontmatter description to say when the skill should be used',
     scope: 'skill',
     reference: 'improved',

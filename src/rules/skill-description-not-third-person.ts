@@ -19,6 +19,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require the frontmatter description to be written in the third person',
     scope: 'skill',
     reference: 'improved',

@@ -21,6 +21,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Limit the frontmatter description to 1024 characters (Agent Skills)',
     scope: 'skill',
     reference: 'improved',

@@ -56,6 +56,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Disallow XML/HTML tags in the frontmatter description',
     scope: 'skill',
     reference: 'improved',

@@ -10,6 +10,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'completeness',
     reads: ['frontmatter', 'body'],
+    local: true,
     description: 'Disallow more than one `## Rules` section in SKILL.md',
     scope: 'skill',
     reference: 'improved',

@@ -25,6 +25,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require frontmatter values that hold `: ` or a YAML indicator to be quoted, so that every loader reads the frontmatter',
     scope: 'skill',
     reference: 'new',

@@ -9,6 +9,7 @@ export default defineRule({
     loaders: YAML_FRONTMATTER,
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require the SKILL.md frontmatter to be valid YAML holding a mapping of keys',
     scope: 'skill',
     reference: 'new',

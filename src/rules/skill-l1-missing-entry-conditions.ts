@@ -11,6 +11,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'completeness',
     reads: ['frontmatter', 'body'],
+    local: true,
     description: 'Require a `## Entry Conditions` section in the SKILL.md of an L1-RIGID skill',
     scope: 'skill',
     reference: 'improved',

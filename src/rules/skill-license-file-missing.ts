@@ -56,6 +56,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'frontmatter',
     reads: ['frontmatter', 'files'],
+    local: true,
     description: 'Require a license file named in the frontmatter to exist in the skill directory',
     scope: 'skill',
     reference: 'improved',

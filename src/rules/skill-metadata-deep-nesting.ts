@@ -15,6 +15,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require every metadata value to be a plain value, not a nested map or list',
     scope: 'skill',
     reference: 'improved',

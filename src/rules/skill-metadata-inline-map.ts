@@ -12,6 +12,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require metadata to be a block map of indented sub-keys',
     scope: 'skill',
     reference: 'improved',

@@ -25,6 +25,7 @@ export default defineRule<'tooMany', Counted>({
     certainty: 'heuristic',
     category: 'structure',
     reads: ['frontmatter'],
+    local: true,
     description: 'Limit name + description to about 100 tokens (Agent Skills guidance; reported past 110)',
     scope: 'skill',
     reference: 'improved',

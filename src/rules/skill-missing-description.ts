@@ -12,6 +12,7 @@ export default defineRule({
     loaders: requiredField('description', 'the first paragraph of the body when omitted'),
     category: 'completeness',
     reads: ['frontmatter', 'body'],
+    local: true,
     description: 'Require a `## Description` section and a non-empty `description` frontmatter field in SKILL.md',
     scope: 'skill',
     reference: 'improved',

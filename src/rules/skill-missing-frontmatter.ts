@@ -20,6 +20,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require SKILL.md to open with a closed `---` frontmatter block',
     scope: 'skill',
     reference: 'improved',

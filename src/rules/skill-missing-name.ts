@@ -13,6 +13,7 @@ export default defineRule({
     loaders: requiredField('name', 'the directory name when omitted'),
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require a non-empty `name` in the SKILL.md frontmatter',
     scope: 'skill',
     reference: 'improved',

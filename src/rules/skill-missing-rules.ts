@@ -12,6 +12,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'completeness',
     reads: ['frontmatter', 'body'],
+    local: true,
     description: 'Require a `## Rules` section in SKILL.md',
     scope: 'skill',
     reference: 'improved',

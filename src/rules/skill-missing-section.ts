@@ -13,6 +13,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'completeness',
     reads: ['frontmatter', 'body'],
+    local: true,
     description: 'Require the extra SKILL.md sections listed in `canonical_skill_sections`',
     scope: 'skill',
     reference: 'new',

@@ -12,6 +12,7 @@ export default defineRule({
     loaders: EVERY,
     category: 'completeness',
     reads: ['frontmatter', 'body'],
+    local: true,
     description: 'Require a state model section (`## State Model` or one of its aliases) in SKILL.md',
     scope: 'skill',
     reference: 'improved',

@@ -13,6 +13,7 @@ export default defineRule({
     loaders: NAME_CHARACTERS,
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require the frontmatter name to use only lower-case letters, digits and hyphens',
     scope: 'skill',
     reference: 'improved',

@@ -12,6 +12,7 @@ export default defineRule({
     loaders: NAME_HYPHENS,
     category: 'naming',
     reads: ['frontmatter'],
+    local: true,
     description: 'Disallow a hyphen at the start of the frontmatter name',
     scope: 'skill',
     reference: 'improved',

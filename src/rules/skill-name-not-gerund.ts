@@ -10,6 +10,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'naming',
     reads: ['frontmatter'],
+    local: true,
     description: 'Require skill names to start with a gerund (`writing-stories`, not `story-writer`)',
     scope: 'skill',
     reference: 'improved',

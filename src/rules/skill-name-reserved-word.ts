@@ -15,6 +15,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: "Disallow the reserved words 'anthropic' and 'claude' in the frontmatter name",
     scope: 'skill',
     reference: 'improved',

@@ -24,6 +24,7 @@ export default defineRule({
     },
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Limit the frontmatter name to 64 characters (Agent Skills)',
     scope: 'skill',
     reference: 'improved',

@@ -40,6 +40,7 @@ export default defineRule<'vague', string[]>({
     certainty: 'heuristic',
     category: 'naming',
     reads: ['frontmatter'],
+    local: true,
     description: 'Disallow vague words (helper, utils, tools, misc) in the frontmatter name',
     scope: 'skill',
     reference: 'improved',

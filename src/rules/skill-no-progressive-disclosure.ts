@@ -28,6 +28,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'progressive',
     reads: ['frontmatter', 'body', 'files'],
+    local: true,
     description: 'Check that a SKILL.md longer than 500 lines points to separate reference files',
     scope: 'skill',
     reference: 'improved',

@@ -9,6 +9,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'progressive',
     reads: ['frontmatter', 'body', 'references', 'files'],
+    local: true,
     description: 'Check that every markdown file in a skill directory is linked or named in SKILL.md',
     scope: 'skill',
     reference: 'improved',

@@ -13,6 +13,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'structure',
     reads: ['frontmatter', 'body', 'references'],
+    local: true,
     description: 'Require a table of contents in reference files longer than 100 lines',
     scope: 'skill',
     reference: 'improved',

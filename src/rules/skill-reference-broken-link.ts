@@ -12,6 +12,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'structure',
     reads: ['frontmatter', 'references', 'files'],
+    local: true,
     description: "Check that every relative link and image in a skill's reference files points at a file that exists, named in its case",
     scope: 'skill',
     reference: 'new',

@@ -17,6 +17,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'scripts',
     reads: ['frontmatter', 'files'],
+    local: true,
     description: 'Suggest a scripts/ directory for a skill whose SKILL.md runs shell or Python code',
     scope: 'skill',
     reference: 'improved',

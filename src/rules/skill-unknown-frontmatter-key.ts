@@ -17,6 +17,7 @@ export default defineRule({
     certainty: 'heuristic',
     category: 'frontmatter',
     reads: ['frontmatter'],
+    local: true,
     description: 'Check that top-level frontmatter keys are ones that agents read, or x- extensions',
     scope: 'skill',
     reference: 'improved',

@@ -25,6 +25,7 @@ export default defineRule<'backslash', Found[]>({
     certainty: 'heuristic',
     category: 'structure',
     reads: ['frontmatter', 'files'],
+    local: true,
     description: "Disallow Windows-style paths (backslashes) to a skill's own files in SKILL.md prose, inline code and links",
     scope: 'skill',
     reference: 'improved',

@@ -587,10 +587,10 @@ export function runRules(
     const local = rule.check && memo ? localRun(rule, memo, project) : null;
     if (rule.check && memo && unchanged(rule, memo)) {
       // its inputs did not change since the run memo.previous holds: its findings then are its findings now
-      for (const d of memo.previous.get(code)!) emitted.push(structuredClone(d));
+      for (const d of memo.previous.get(code)!) emitted.push({ ...d });
     } else if (rule.check) {
       // a local rule: the findings of the skills that did not change are kept, the others' found again
-      if (local) for (const d of local.kept) emitted.push(structuredClone(d));
+      if (local) for (const d of local.kept) emitted.push({ ...d });
       const model = local ? { ...project, skills: local.skills } : project;
       const seen = checkReads && rule.meta.reads ? guardedModel(code, rule.meta.reads, model, graph) : { project: model, graph };
       try {
@@ -613,11 +613,12 @@ export function runRules(
       }
     }
     byRule[code] = performance.now() - c0;
-    // the project part's findings as made, before severities and suppressions change them (ProjectPhaseMemo)
+    // the project part's findings as made, before severities and suppressions change them (ProjectPhaseMemo):
+    // they change top-level fields only (severity, message, help), so a shallow copy keeps them
     if (keep && rule.check)
       keep.set(
         code,
-        emitted.slice(fromCheck).map((d) => structuredClone(d)),
+        emitted.slice(fromCheck).map((d) => ({ ...d })),
       );
     for (const d of emitted) {
       if (d.code === code) {

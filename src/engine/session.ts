@@ -350,6 +350,8 @@ export class ProjectSession {
   /** Read the project: configuration, layout, every file (from the outcomes kept where its text did not change). */
   private async readProject(): Promise<void> {
     this.changes = null;
+    // which skills link which files changes only when the project is read again (a changed link reads it again)
+    this.referrersOf = null;
     const runner = createRunner(this.options, this.options.ruleSet);
     const t0 = performance.now();
     this.listings.clear();
@@ -418,7 +420,6 @@ export class ProjectSession {
       : undefined;
     const run = runRules(loadedProject, graph, enabled, plan, this.index, this.timing.byRule, memo, keep);
     this.projectFindings = keep;
-    this.referrersOf = null;
     this.changes = { reads: new Set(), kinds: new Set(), skills: new Set() };
     Object.assign(this.timing, { model: t1 - t0, graph: t2 - t1, rules: performance.now() - t2 });
     const check: SessionCheck = { ...run, ruleSet: this.options.ruleSet, loaded: prepared.loaded, project, graph, files: loadedProject };

@@ -1,5 +1,8 @@
-/** Public API. */
-export { main, colorEnabled, type CliIo } from './cli.js';
+/**
+ * The public API (docs/api.md): checking, fixing and holding a project open, the rule API for plugins
+ * (defineRule, definePlugin, the model's types), reports, the graph and its legal moves, the state,
+ * trace and session checks, coverage. The command line's own entry is not part of it.
+ */
 export { lint, loadModel, ruleIndex, computeFixes, openSession, coreRules, type LintOptions } from './api/engine.js';
 export { UsageError, type LintResult } from './engine/run.js';
 export { WorkerPool } from './engine/pool.js';

@@ -264,6 +264,27 @@ describe('the servers', () => {
     }
   }, 120_000);
 
+  it('the language server shows a plugin that cannot be loaded in .loopkit.yaml, and loads it once the configuration is mended', async () => {
+    const root = acmeProject('plugins:\n  - ./rules/missing.mjs\nrules:\n  acme/crash: off\n');
+    // the server's own watch of the project sees the configuration mended on disk
+    const client = await LspClient.start([root], { watches: false });
+    try {
+      await client.settled();
+      const config = client.of(join(root, '.loopkit.yaml'));
+      expect(config.map((d) => [d.range.start.line + 1, d.message])).toEqual([
+        [3, "plugin './rules/missing.mjs' not found: no file rules/missing.mjs"],
+      ]);
+      writeFileSync(join(root, '.loopkit.yaml'), 'extends: agent-skills\nplugins:\n  - ./rules/acme.mjs\nrules:\n  acme/crash: off\n');
+      await client.until(
+        () => client.of(join(root, 'skills', 'alpha', 'SKILL.md')).some((d) => d.code === 'acme/no-todo'),
+        'the plugin rule',
+      );
+      await client.until(() => client.of(join(root, '.loopkit.yaml')).length === 0, 'no problem left in .loopkit.yaml');
+    } finally {
+      await client.stop();
+    }
+  }, 120_000);
+
   it('the MCP server never runs a plugin: it checks with the core rules', async () => {
     const root = acmeProject('plugins: ./rules/acme.mjs\n', {
       'rules/acme.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join('MARKER'))}, 'ran');\n${ACME}`,

@@ -59,11 +59,14 @@ export async function projectRules(rootAsTyped: string, choice: PluginChoice = {
   return { ruleSet: withPlugins(rules), plugins: modules };
 }
 
+/** What worker threads need to load the same plugins (none without plugins). */
+function workerSetup(rules: ProjectRules, root: string): { workerData?: WorkerSetup } {
+  return rules.plugins.length > 0 ? { workerData: { root: resolve(root), plugins: rules.plugins } } : {};
+}
+
 /** Options with the rules handed in (and what worker threads need to load the same plugins). */
 function withRules<T extends RunnerOptions>(options: T, rules: ProjectRules, root: string): T & run.WithRules {
-  const out = { ...options, ruleSet: rules.ruleSet };
-  if (rules.plugins.length > 0) out.workerData = { root: resolve(root), plugins: rules.plugins } satisfies WorkerSetup;
-  return out;
+  return { ...options, ruleSet: rules.ruleSet, ...workerSetup(rules, root) };
 }
 
 /** Check a project with its rules. */
@@ -95,7 +98,17 @@ export function ruleIndex(ruleSet: readonly Rule[] = coreRules): Map<string, Rul
 
 /** A project held open: checked again on every change (the language server, MCP). Its plugins are loaded when it opens. */
 export async function openSession(options: Without<SessionOptions> & PluginChoice): Promise<ProjectSession> {
-  return ProjectSession.open(withRules(options, await projectRules(options.root, options), options.root));
+  if (options.plugins === false) return ProjectSession.open({ ...options, ruleSet: coreRules });
+  // the plugins are loaded each time the session reads the project: a changed plugins: takes effect,
+  // and one that cannot be loaded is shown as the configuration's problem
+  return ProjectSession.open({
+    ...options,
+    ruleSet: coreRules,
+    loadRules: async () => {
+      const rules = await projectRules(options.root, options);
+      return { ruleSet: rules.ruleSet, ...workerSetup(rules, options.root) };
+    },
+  });
 }
 
 /** `--fix`: the repairs of the fixable problems, checked before anything is written. */

@@ -60,7 +60,19 @@ import type { Read } from './reads.js';
 import type { SeverityPlan } from './severity.js';
 import { createRunner, type FileRunner, type Runner, type RunnerOptions } from './runner.js';
 
+/** The rules of a project as its configuration names them now, and what worker threads need to load the same. */
+export interface LoadedRules {
+  ruleSet: readonly Rule[];
+  workerData?: unknown;
+}
+
 export interface SessionOptions extends RunnerOptions, WithRules {
+  /**
+   * Load the project's rules again each time the project is read (its plugins, api/engine.ts): a
+   * changed `plugins:` takes effect, and one that cannot be loaded is the session's failure (a
+   * ConfigError), not a lost project. Without it, `ruleSet` is used throughout.
+   */
+  loadRules?: () => Promise<LoadedRules>;
   /** the project root: absolute, or as the user typed it */
   root: string;
   /** check with this preset instead of the config's `extends` */
@@ -150,10 +162,13 @@ export class ProjectSession {
   /** the absolute project root */
   readonly root: string;
   private readonly options: SessionOptions;
-  private readonly index: ReadonlyMap<string, Rule>;
+  private index: ReadonlyMap<string, Rule>;
   /** texts the editor holds, by project-relative path */
   private readonly overlay = new Map<string, string>();
   private readonly memo = new Map<string, Memo>();
+  /** the rules, as handed in or as loadRules last gave them, by code and alias */
+  private ruleSet: readonly Rule[];
+  private workerData: unknown;
   /**
    * What changed since the last check (engine/reads.ts), and each rule's project-part findings then:
    * the project phase re-runs only the rules whose inputs changed. null: everything may have (the
@@ -182,6 +197,7 @@ export class ProjectSession {
 
   private constructor(options: SessionOptions) {
     this.options = options;
+    this.ruleSet = options.ruleSet;
     this.index = ruleIndex(options.ruleSet);
     this.root = projectDirectory(options.root);
   }
@@ -301,7 +317,7 @@ export class ProjectSession {
       const contract = isLoopContract(text, loaded.config.canonical_loop_sections);
       if (loaded.file === null && this.options.preset === undefined && contract !== memo.contract) return 'reread';
     }
-    const outcome = processFile({ ...memo.job, text }, this.options.ruleSet);
+    const outcome = processFile({ ...memo.job, text }, this.ruleSet);
     delete outcome.ms;
     this.noteChange(path, role.kind, role.skill, memo.outcome, outcome);
     if (role.kind === 'skill' && shape.opts.references && !sameLinks(memo.outcome, outcome)) return 'reread';
@@ -352,7 +368,25 @@ export class ProjectSession {
     this.changes = null;
     // which skills link which files changes only when the project is read again (a changed link reads it again)
     this.referrersOf = null;
-    const runner = createRunner(this.options, this.options.ruleSet);
+    if (this.options.loadRules) {
+      try {
+        const loaded = await this.options.loadRules();
+        // other rules: the outcomes kept of each file hold the findings of the rules before
+        if (rulesKey(loaded.ruleSet) !== rulesKey(this.ruleSet)) this.memo.clear();
+        this.ruleSet = loaded.ruleSet;
+        this.index = ruleIndex(loaded.ruleSet);
+        this.workerData = loaded.workerData;
+      } catch (e) {
+        if (!(e instanceof ConfigError)) throw e;
+        this.shape = null;
+        this.current = { ...this.current, check: null, failure: e };
+        return;
+      }
+    }
+    const runner = createRunner(
+      this.workerData === undefined ? this.options : { ...this.options, workerData: this.workerData },
+      this.ruleSet,
+    );
     const t0 = performance.now();
     this.listings.clear();
     try {
@@ -362,7 +396,7 @@ export class ProjectSession {
         display,
         this.withOverlayConfig(runner),
         this.options,
-        this.options.ruleSet,
+        this.ruleSet,
         this.index,
       );
       const { loaded, layout, presets, targets } = prepared;
@@ -422,7 +456,7 @@ export class ProjectSession {
     this.projectFindings = keep;
     this.changes = { reads: new Set(), kinds: new Set(), skills: new Set() };
     Object.assign(this.timing, { model: t1 - t0, graph: t2 - t1, rules: performance.now() - t2 });
-    const check: SessionCheck = { ...run, ruleSet: this.options.ruleSet, loaded: prepared.loaded, project, graph, files: loadedProject };
+    const check: SessionCheck = { ...run, ruleSet: this.ruleSet, loaded: prepared.loaded, project, graph, files: loadedProject };
     if (prepared.presetNote !== undefined) check.presetNote = prepared.presetNote;
     if (prepared.layoutNote !== undefined) check.layoutNote = prepared.layoutNote;
     this.current = { ...this.current, check, failure: null, lastGood: check };
@@ -482,4 +516,9 @@ function sameLinks(a: FileOutcome, b: FileOutcome): boolean {
     a.facts.file.links.map((l) => l.target),
     b.facts.file.links.map((l) => l.target),
   );
+}
+
+/** Which rules a set holds, and of which code (Rule.origin). */
+function rulesKey(rules: readonly Rule[]): string {
+  return rules.map((r) => `${r.meta.code}@${r.origin ?? ''}`).join(' ');
 }

@@ -249,6 +249,12 @@ export interface LoadProjectOptions {
   overlay?: ReadonlyMap<string, string>;
   /** directory listings to reuse (a session keeps them until files are created or deleted) */
   listings?: Listings;
+  /**
+   * The skills of the model before, by SKILL.md path, with the per-file outcomes each was made from:
+   * a skill whose outcomes are the same objects is the same skill (a session keeps it until the
+   * project is read again, projectModel fills it)
+   */
+  skillModels?: Map<string, { inputs: readonly unknown[]; skill: Skill }>;
   /** the targets the command line names (`--target`): every skill's, instead of the configured or detected ones */
   targets?: readonly Target[];
 }
@@ -562,6 +568,22 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     for (const t of outcome.facts.loop?.transitions ?? outcome.facts.handoffs ?? []) (t as { file: string }).file = outcome.facts.file.path;
   }
   const skills: Skill[] = drafts.map((draft) => {
+    if (!opts.skillModels) return skillModel(draft);
+    // the outcomes the skill is made of: where each is the one it was made from before, it is that skill
+    const inputs = [
+      markdown.get(draft.skillPath),
+      draft.loopPath ? markdown.get(draft.loopPath) : null,
+      draft.handoffsPath ? markdown.get(draft.handoffsPath) : null,
+      ...(draft.scripts ?? []).map((p) => scripts.get(p)),
+      ...(opts.references ? markdown.get(draft.skillPath)!.facts.file.links.map((l) => markdown.get(referencePath(draft, l.target))) : []),
+    ];
+    const before = opts.skillModels.get(draft.skillPath);
+    if (before && before.inputs.length === inputs.length && before.inputs.every((x, i) => x === inputs[i])) return before.skill;
+    const skill = skillModel(draft);
+    opts.skillModels.set(draft.skillPath, { inputs, skill });
+    return skill;
+  });
+  function skillModel(draft: (typeof drafts)[number]): Skill {
     const facts = markdown.get(draft.skillPath)!.facts;
     const sf = facts.skill!;
     const fmValue = sf.frontmatter?.entries.find((e) => e.key === 'name')?.value;
@@ -596,7 +618,7 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
     if (draft.loopReadError !== undefined) skill.loopReadError = draft.loopReadError;
     if (draft.readmeLinks) skill.readmeLinks = draft.readmeLinks;
     return skill;
-  });
+  }
   const existingPaths = new Set<string>();
   const outsidePaths = new Set<string>();
   if (config.loop_state_files.length > 0) {

@@ -411,6 +411,7 @@ export class ProjectSession {
         runner: this.remembering(runner, loaded.config.canonical_loop_sections),
         overlay: this.overlay,
         listings: this.listings,
+        skillModels: new Map(),
       };
       const files = await readProjectFiles(opts);
       if (opts.references) await readReferences(opts, files);

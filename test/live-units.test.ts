@@ -28,7 +28,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FSWatcher } from 'chokidar';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { parseStateText } from '../src/api/state.js';
 import { watchContext } from '../src/commands/watch.js';
 import { UsageError } from '../src/engine/errors.js';
@@ -41,8 +41,10 @@ import { EventQueue } from './helpers/events.js';
 
 const temps = new Temps();
 const closers: { close(): Promise<void> }[] = [];
+const restorers: (() => void)[] = [];
 afterEach(async () => {
   for (const c of closers.splice(0)) await c.close();
+  for (const r of restorers.splice(0)) r();
 });
 afterAll(() => temps.cleanup());
 
@@ -94,6 +96,29 @@ function probe(o: object, method: 'read' | 'check' | 'poke' | 'enqueue'): EventQ
 function after(q: EventQueue<Probed>, what: string, kind?: string): Promise<Probed> {
   const mark = q.all().length;
   return q.next((e) => e.i >= mark && (kind === undefined || e.kind === kind), what);
+}
+
+/**
+ * Timers of `ms` milliseconds are not left to time: each is kept, and runs when the test calls
+ * `fire()` (a settle time that ends exactly when the test says). Other timers run as usual.
+ */
+function heldTimers(ms: number) {
+  const held: (() => void)[] = [];
+  const real = globalThis.setTimeout;
+  const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, delay?: number) => {
+    if (delay !== ms) return real(callback, delay);
+    held.push(callback);
+    // a real timer (so that clearTimeout takes it) that never runs
+    return real(() => {}, 2 ** 31 - 1).unref();
+  }) as typeof setTimeout);
+  restorers.push(() => spy.mockRestore());
+  return {
+    get count() {
+      return held.length;
+    },
+    /** run the last timer kept */
+    fire: () => held.at(-1)!(),
+  };
 }
 
 /** The descriptors of this process open on `file` (Linux: /proc/self/fd). */
@@ -428,6 +453,62 @@ describe('StateFileWatcher', () => {
     // written before the settle time can end: no timer runs between start()'s read and this line
     writeFileSync(file, '{"state":"a"}');
     await settled;
+    expect(told.all()).toEqual([{ state: 'incomplete', detail: expect.any(String) }]);
+  });
+
+  it('a broken text deleted and written again is waited on again: the settle time of the first text does not report it', async () => {
+    const file = join(temps.dir('loopkit-state-'), 'state.json');
+    const broken = '{"state":';
+    writeFileSync(file, broken);
+    const SETTLE = 424_242;
+    const settle = heldTimers(SETTLE);
+    const { watcher, told } = stateWatcher(file, { settleMs: SETTLE });
+    const reads = probe(watcher, 'read');
+    await watcher.start();
+    expect(settle.count).toBe(1);
+    const gone = after(reads, 'the read of the deletion');
+    unlinkSync(file);
+    await gone;
+    const read = after(reads, 'the read of the text written again');
+    writeFileSync(file, broken);
+    // the first text's settle time ends now, before the text written again is read
+    settle.fire();
+    await read;
+    expect(told.all()).toEqual([
+      { state: 'incomplete', detail: expect.any(String) },
+      { state: 'removed' },
+      { state: 'incomplete', detail: expect.any(String) },
+    ]);
+  });
+
+  it('a broken text whose settle time ends while another read is under way is not reported once the watcher is closed', async () => {
+    const file = join(temps.dir('loopkit-state-'), 'state.json');
+    const broken = '{"state":';
+    const other = '{"state":"b"}';
+    writeFileSync(file, broken);
+    const SETTLE = 434_343;
+    const settle = heldTimers(SETTLE);
+    const parsing = new EventQueue<string>();
+    let release: () => void = () => {};
+    const held = new Promise<void>((ok) => (release = ok));
+    const { watcher, told } = stateWatcher(file, {
+      settleMs: SETTLE,
+      parse: async (text) => {
+        parsing.push(text);
+        if (text === other) await held;
+        return parseJson(text);
+      },
+    });
+    await watcher.start();
+    writeFileSync(file, other);
+    await parsing.next((t) => t === other, 'the read of the other text, held');
+    // the broken text's settle time ends: its look is queued behind the held read …
+    settle.fire();
+    // … and the file holds the broken text again when it looks
+    writeFileSync(file, broken);
+    const closing = watcher.close();
+    release();
+    await closing;
     expect(told.all()).toEqual([{ state: 'incomplete', detail: expect.any(String) }]);
   });
 });

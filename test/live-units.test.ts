@@ -207,6 +207,19 @@ describe('LogFollower', () => {
     );
   });
 
+  it("the lines already there are read by start(), once: chokidar's first look at the log is no event", async () => {
+    const file = join(temps.dir('loopkit-follow-'), 'run.jsonl');
+    writeFileSync(file, 'a\n');
+    const seen = new EventQueue<Seen>();
+    const follower = new LogFollower({ file, onLine: (line) => seen.push({ line }), onEvent: (event) => seen.push({ event }) });
+    closers.push(follower);
+    const pokes = probe(follower, 'poke');
+    await follower.start();
+    expect(seen.all()).toEqual([{ line: { line: 1, text: 'a' } }]);
+    // no look at the log is pending: chokidar's scan before it was ready told nothing
+    expect(pokes.all()).toEqual([]);
+  });
+
   it('closing a follower of a log that never came is quiet: no error, no line', async () => {
     const file = join(temps.dir('loopkit-follow-'), 'run.jsonl');
     const { seen, follower } = await follow(file);
@@ -372,12 +385,20 @@ describe('StateFileWatcher', () => {
     const file = join(temps.dir('loopkit-state-'), 'state.json');
     mkdirSync(file);
     const { watcher, told } = stateWatcher(file);
+    const pokes = probe(watcher, 'poke');
     await watcher.start();
-    expect(told.all()).toEqual([{ state: 'unreadable', detail: expect.any(String) }]);
+    expect(told.all()).toEqual([{ state: 'unreadable', detail: 'Is a directory' }]);
+    // read once, by start(): chokidar's scan before it was ready told nothing (else: unreadable again)
+    expect(pokes.all()).toEqual([]);
     rmdirSync(file);
     await told.next(isState('removed'), 'the removal');
     writeFileSync(file, '{"state":"a"}');
     await told.next(isVersion(1), 'version 1');
+    expect(told.all()).toEqual([
+      { state: 'unreadable', detail: 'Is a directory' },
+      { state: 'removed' },
+      { version: 1, text: '{"state":"a"}' },
+    ]);
   });
 
   it("a state file that cannot be opened (a link to itself): unreadable, and chokidar's own problem handed to onError", async () => {

@@ -645,6 +645,31 @@ describe('startWatch', () => {
     expect(broken.type === 'broken' && broken.n).toBe(2);
   });
 
+  it.skipIf(!HAS_PROC)(
+    'a consumer whose onEvent throws, even on the error event, makes startWatch fail, and the --record file is closed',
+    async () => {
+      const dir = project('loop-controller', 'loop-state.json', 'session');
+      const file = join(dir, 'loop-state.json');
+      writeFileSync(file, session('01-init.json'));
+      const { ctx } = await watchContext(file, { project: dir });
+      const record = join(temps.dir(), 'run.jsonl');
+      const seen: string[] = [];
+      let failing = true;
+      const started = startWatch(ctx, {
+        record,
+        onEvent: (e) => {
+          seen.push(e.type);
+          if (failing) throw new Error(`the consumer failed on ${e.type}`);
+        },
+      });
+      await expect(started).rejects.toThrow('the consumer failed on error');
+      // (the state file's watcher is not closed by a start that failed: later events must not throw)
+      failing = false;
+      expect(seen).toEqual(['version', 'error']);
+      expect(descriptorsOn(record)).toEqual([]);
+    },
+  );
+
   it.skipIf(!HAS_PROC)('close() stops the watch and closes the --record file', async () => {
     const dir = project('loop-controller', 'loop-state.json', 'session');
     const file = join(dir, 'loop-state.json');

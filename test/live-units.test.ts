@@ -646,8 +646,9 @@ describe('startWatch', () => {
   });
 
   it.skipIf(!HAS_PROC)(
-    'a consumer whose onEvent throws, even on the error event, makes startWatch fail, and the --record file is closed',
+    "a consumer whose onEvent throws, even on the error event, makes startWatch fail, and the state file's watcher and the --record file are closed",
     async () => {
+      const closing = vi.spyOn(StateFileWatcher.prototype, 'close');
       const dir = project('loop-controller', 'loop-state.json', 'session');
       const file = join(dir, 'loop-state.json');
       writeFileSync(file, session('01-init.json'));
@@ -663,9 +664,10 @@ describe('startWatch', () => {
         },
       });
       await expect(started).rejects.toThrow('the consumer failed on error');
-      // (the state file's watcher is not closed by a start that failed: later events must not throw)
       failing = false;
       expect(seen).toEqual(['version', 'error']);
+      expect(closing).toHaveBeenCalledTimes(1);
+      closing.mockRestore();
       expect(descriptorsOn(record)).toEqual([]);
     },
   );

@@ -125,6 +125,8 @@ export async function startWatch(ctx: WatchContext, options: WatchOptions): Prom
   try {
     await watcher.start();
   } catch (e) {
+    // a start that failed leaves nothing running: the state file's watcher and the --record file closed
+    await watcher.close().catch(() => undefined);
     if (fd !== null) closeSync(fd);
     throw e;
   }

@@ -584,10 +584,11 @@ export function runRules(
     }
     const c0 = performance.now();
     const fromCheck = emitted.length;
-    const local = rule.check && memo ? localRun(rule, memo, project) : null;
-    if (rule.check && memo && unchanged(rule, memo)) {
+    const reuse = rule.check !== undefined && memo !== undefined && unchanged(rule, memo);
+    const local = rule.check && memo && !reuse ? localRun(rule, memo, project) : null;
+    if (reuse) {
       // its inputs did not change since the run memo.previous holds: its findings then are its findings now
-      for (const d of memo.previous.get(code)!) emitted.push({ ...d });
+      for (const d of memo!.previous.get(code)!) emitted.push({ ...d });
     } else if (rule.check) {
       // a local rule: the findings of the skills that did not change are kept, the others' found again
       if (local) for (const d of local.kept) emitted.push({ ...d });

@@ -14,10 +14,10 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, type LoadedConfig } from '../config/load.js';
+import { entryError, type ConfigError, type LoadedConfig } from '../config/load.js';
+import { isPathSpecifier, resolvePackage } from '../config/module-path.js';
 import { importModule } from '../util/import-module.js';
 import type { Severity } from '../engine/diagnostic.js';
 import { READS, type Read } from '../engine/reads.js';
@@ -69,6 +69,9 @@ export interface Plugin {
   rules: Record<string, PluginRule<any, any>>;
 }
 
+/** A plugin's name, or a rule's name in it: lower-case letters, digits and hyphens. */
+export const NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/u;
+
 /** Identity at run time: types a plugin's rule (messageId and data checked against its messages). */
 export function defineRule<M extends string, D = never>(rule: PluginRule<M, D>): PluginRule<M, D> {
   return rule;
@@ -87,19 +90,7 @@ export interface PluginModule {
   file: string;
 }
 
-const NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/u;
 const SEVERITIES: readonly string[] = ['error', 'warning', 'info'];
-
-/** Is the specifier a path (relative or absolute) rather than a package name? */
-function isPath(specifier: string): boolean {
-  return (
-    specifier.startsWith('./') ||
-    specifier.startsWith('../') ||
-    specifier === '.' ||
-    isAbsolute(specifier) ||
-    /^[a-z]:[\\/]/iu.test(specifier)
-  );
-}
 
 /** The plugins a loaded config names, found on disk (a located ConfigError for one that is not there). */
 export function findPlugins(root: string, loaded: LoadedConfig): PluginModule[] {
@@ -107,17 +98,16 @@ export function findPlugins(root: string, loaded: LoadedConfig): PluginModule[] 
   loaded.config.plugins.forEach((specifier, i) => {
     const fail = (detail: string) => configProblem(loaded, i, detail);
     let file: string;
-    if (isPath(specifier)) {
+    if (isPathSpecifier(specifier)) {
       file = resolve(root, specifier);
       if (!existsSync(file) || !statSync(file).isFile()) throw fail(`plugin '${specifier}' not found: no file ${shown(root, file)}`);
     } else {
-      try {
-        file = createRequire(join(root, '.loopkit.yaml')).resolve(specifier);
-      } catch {
+      const found = resolvePackage(root, specifier);
+      if (found === null)
         throw fail(
           `plugin '${specifier}' not found: no package of that name is installed where the project can import it (npm install --save-dev ${specifier})`,
         );
-      }
+      file = found;
     }
     if (out.some((p) => p.file === file)) throw fail(`plugin '${specifier}' is named twice`);
     out.push({ specifier, file });
@@ -282,7 +272,5 @@ function throwPlace(e: Error, url: string, file: string, root: string): string {
 
 /** A problem with the plugin written at `plugins:` entry i, located at that entry. */
 function configProblem(loaded: LoadedConfig, i: number, detail: string): ConfigError {
-  const field = loaded.config.plugins.length > 1 || loaded.valuePositions.has('plugins.0') ? `plugins.${i}` : 'plugins';
-  const pos = loaded.valuePositions.get(field) ?? loaded.positions.get(field) ?? loaded.positions.get('plugins') ?? null;
-  return new ConfigError(loaded.file ?? '.loopkit.yaml', { line: pos?.line ?? null, column: pos?.column ?? null, field: null, detail });
+  return entryError(loaded, 'plugins', i, detail);
 }

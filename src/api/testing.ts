@@ -15,7 +15,7 @@ import * as fix from '../engine/fix.js';
 import * as run from '../engine/run.js';
 import type { Rule } from '../engine/rule.js';
 import { withPlugins } from './core-rules.js';
-import { ruleProblem, wholeRule, type PluginRule } from './plugins.js';
+import { NAME, ruleProblem, wholeRule, type PluginRule } from './plugins.js';
 
 /** A project for one case: project-relative path → text (`.loopkit.yaml` among them if the case needs one). */
 export type CaseFiles = Readonly<Record<string, string>>;
@@ -105,11 +105,13 @@ export class RuleTester {
 
 /** The rule under test as a plugin's rule in a project: code, defaults (a located Error for a rule that is not well-formed). */
 export function testedRule(code: string, rule: PluginRule): Rule {
-  const m = /^([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\/([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)$/u.exec(code);
-  if (!m) throw new Error(`RuleTester: '${code}' is not a plugin's code: <plugin>/<rule>, lower-case letters, digits and hyphens`);
-  const problem = ruleProblem(m[2]!, rule);
+  const parts = code.split('/');
+  if (parts.length !== 2 || !parts.every((p) => NAME.test(p)))
+    throw new Error(`RuleTester: '${code}' is not a plugin's code: <plugin>/<rule>, lower-case letters, digits and hyphens`);
+  const [plugin, key] = parts as [string, string];
+  const problem = ruleProblem(key, rule);
   if (problem !== null) throw new Error(`RuleTester: ${code}: ${problem}`);
-  return wholeRule(m[1]!, m[2]!, rule);
+  return wholeRule(plugin, key, rule);
 }
 
 /** The problems the rule reports in a case's project, in loopkit's order. */

@@ -164,3 +164,13 @@ export function parseConfigText(text: string, file: string): LoadedConfig {
   }
   return { config: parsed.data, positions: keys, valuePositions: values, file, warnings };
 }
+
+/**
+ * A problem with entry `i` of a list key (`plugins:`, `extends:`) of a loaded config, located at
+ * that entry (at the key's value where the file writes one value rather than a list).
+ */
+export function entryError(loaded: LoadedConfig, key: string, i: number, detail: string): ConfigError {
+  const field = loaded.valuePositions.has(`${key}.0`) ? `${key}.${i}` : key;
+  const pos = loaded.valuePositions.get(field) ?? loaded.positions.get(field) ?? loaded.positions.get(key) ?? null;
+  return new ConfigError(loaded.file ?? CONFIG_FILE, { line: pos?.line ?? null, column: pos?.column ?? null, field: null, detail });
+}

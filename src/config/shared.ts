@@ -8,10 +8,10 @@
  * must be inside the project (nothing outside it is read as its configuration).
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { insideRoot } from '../parse/fs.js';
-import { ConfigError, parseConfigText, type LoadedConfig } from './load.js';
+import { ConfigError, entryError, parseConfigText, type LoadedConfig } from './load.js';
+import { isPathSpecifier, resolvePackage } from './module-path.js';
 import { isSharedConfig, PRESET_NAMES } from './presets.js';
 import type { Config } from './schema.js';
 
@@ -57,18 +57,9 @@ export function withSharedConfigs(root: string, loaded: LoadedConfig): WithShare
 
 /** One shareable config, read and validated (a located ConfigError at its `extends:` entry otherwise). */
 function readShared(root: string, name: string, loaded: LoadedConfig, i: number): LoadedConfig {
-  const fail = (detail: string) => {
-    const field = loaded.config.extends.length > 1 || loaded.valuePositions.has('extends.0') ? `extends.${i}` : 'extends';
-    const pos = loaded.valuePositions.get(field) ?? loaded.positions.get(field) ?? loaded.positions.get('extends') ?? null;
-    return new ConfigError(loaded.file ?? '.loopkit.yaml', { line: pos?.line ?? null, column: pos?.column ?? null, field: null, detail });
-  };
-  const isPath = name.startsWith('./') || name.startsWith('../') || name.startsWith('/');
-  let file: string;
-  try {
-    file = isPath ? resolve(root, name) : createRequire(join(root, '.loopkit.yaml')).resolve(name);
-  } catch {
-    throw fail(`shareable config '${name}' not found: no package of that name is installed in the project`);
-  }
+  const fail = (detail: string) => entryError(loaded, 'extends', i, detail);
+  const file = isPathSpecifier(name) ? resolve(root, name) : resolvePackage(root, name);
+  if (file === null) throw fail(`shareable config '${name}' not found: no package of that name is installed in the project`);
   let real: string;
   try {
     real = realpathSync(file);
@@ -86,7 +77,8 @@ function readShared(root: string, name: string, loaded: LoadedConfig, i: number)
   try {
     other = parseConfigText(readFileSync(real, 'utf8'), shown);
   } catch (e) {
-    if (e instanceof ConfigError) throw new ConfigError(e.file, [...e.issues]);
+    // its own problems are located in its own file
+    if (e instanceof ConfigError) throw e;
     throw fail(`shareable config '${name}' cannot be read: ${(e as Error).message}`);
   }
   const nested = other.config.extends.filter(isSharedConfig);

@@ -244,6 +244,14 @@ export function defineRule<M extends string, D = never>(rule: Rule<M, D>): Rule<
   return rule;
 }
 
+/**
+ * The origins of the rules of a set that are not the build's own (plugins', Rule.origin), as one
+ * string: '' for the core rules alone. Two sets with the same origins run the same code.
+ */
+export function ruleOrigins(rules: readonly Rule[]): string {
+  return [...new Set(rules.flatMap((r) => (r.origin !== undefined ? [r.origin] : [])))].sort().join(' ');
+}
+
 /** Helper for per-skill rules. */
 export function forEachSkill(project: Project, fn: (skill: Skill) => void): void {
   for (const s of project.skills) fn(s);

@@ -17,7 +17,7 @@ import { contentHash, ResultCache, type CacheLocation, type FileStamp, type JobK
 import type { FileJob, FileOutcome } from './file-phase.js';
 import { WorkerPool } from './pool.js';
 import { nodeModule } from '../util/node-module.js';
-import type { Rule } from './rule.js';
+import { ruleOrigins, type Rule } from './rule.js';
 
 export interface RunnerOptions {
   /** keep per-file outcomes in this cache file (see engine/cache.ts); no cache when absent */
@@ -184,7 +184,7 @@ class PerFileRunner implements Runner {
           ...(options.projectRoot !== undefined ? { root: options.projectRoot } : {}),
           ...(options.cacheSweep ? { sweep: options.cacheSweep } : {}),
           ...(options.warn ? { warn: options.warn } : {}),
-          ...(origins(rules) !== '' ? { rules: origins(rules) } : {}),
+          ...(ruleOrigins(rules) !== '' ? { rules: ruleOrigins(rules) } : {}),
         })
       : null;
     const concurrency = options.concurrency ?? 'auto';
@@ -371,8 +371,3 @@ class PerFileRunner implements Runner {
 
 /** Let worker messages in (they are events: this thread only sees them when it yields). */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** The origins of the rules that are not the build's own (plugins'), for the cache: '' for the core rules alone. */
-function origins(rules: readonly Rule[]): string {
-  return [...new Set(rules.flatMap((r) => (r.origin !== undefined ? [r.origin] : [])))].sort().join(' ');
-}

@@ -45,7 +45,7 @@ import {
   type LoadProjectOptions,
   type ProjectFiles,
 } from './project.js';
-import type { Rule } from './rule.js';
+import { ruleOrigins, type Rule } from './rule.js';
 import {
   planRun,
   projectDirectory,
@@ -176,7 +176,7 @@ export class ProjectSession {
    */
   private changes: { reads: Set<Read>; kinds: Set<FileKind>; skills: Set<number> | null } | null = null;
   private projectFindings = new Map<string, Diagnostic[]>();
-  /** referrers(), for the check it was built from */
+  /** referrers(), built once per reading of the project (which skills link which files changes only then) */
   private referrersOf: Map<string, number[]> | null = null;
   /** the shape of the project as last read (null: not read, or it could not be) */
   private shape: {
@@ -326,7 +326,7 @@ export class ProjectSession {
     return 'changed';
   }
 
-  /** The skills (indexes) whose references hold each file, as the last check read them. */
+  /** The skills (indexes) whose references hold each file, as the project was last read. */
   private referrers(): ReadonlyMap<string, readonly number[]> {
     if (this.referrersOf) return this.referrersOf;
     const out = new Map<string, number[]>();
@@ -372,7 +372,7 @@ export class ProjectSession {
       try {
         const loaded = await this.options.loadRules();
         // other rules: the outcomes kept of each file hold the findings of the rules before
-        if (rulesKey(loaded.ruleSet) !== rulesKey(this.ruleSet)) this.memo.clear();
+        if (ruleOrigins(loaded.ruleSet) !== ruleOrigins(this.ruleSet)) this.memo.clear();
         this.ruleSet = loaded.ruleSet;
         this.index = ruleIndex(loaded.ruleSet);
         this.workerData = loaded.workerData;
@@ -517,9 +517,4 @@ function sameLinks(a: FileOutcome, b: FileOutcome): boolean {
     a.facts.file.links.map((l) => l.target),
     b.facts.file.links.map((l) => l.target),
   );
-}
-
-/** Which rules a set holds, and of which code (Rule.origin). */
-function rulesKey(rules: readonly Rule[]): string {
-  return rules.map((r) => `${r.meta.code}@${r.origin ?? ''}`).join(' ');
 }

@@ -15,6 +15,9 @@
 // the held-out rounds from the labels alone, the decision it gives (the default set of agent-skills,
 // or only `strict`; scripts/heuristic-precision.mjs) and the build's severity under agent-skills.
 // Exit code 1 when the two disagree.
+//
+// `main(argv, io)` runs it in the calling process (the tests: per-test coverage of the mutation run
+// sees it) and returns the exit code; what it prints goes to io.stdout and io.stderr.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,28 +28,36 @@ const here = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(here, 'bin', 'loopkit.js');
 const VERDICTS = ['TRUE', 'FALSE', 'BORDERLINE'];
 
-function usage(message) {
-  if (message) process.stderr.write(`accuracy: ${message}\n`);
-  process.stderr.write(
-    [
-      'usage: npm run accuracy -- <snapshots-dir> [options]',
-      '       npm run accuracy -- --heuristics    the default set of agent-skills from the held-out labels (no snapshots)',
-      '  --labels <file>        the labels (default: accuracy/labels.tsv)',
-      '  --explain-gone         say why each label no longer reported is gone (two more runs per repository that has one)',
-      '  --moved <file>         the recorded reasons of labels gone on purpose (default: accuracy/moved.tsv)',
-      '  --repositories <file>  the repositories and commits (default: accuracy/repositories.tsv)',
-      '  --repo <owner/name>    only this repository (repeatable)',
-      '  --set <name>           only the repositories of this set (repeatable: tuning, held-out …)',
-      '  --todo <file>          write the unlabelled findings as label lines with an empty verdict',
-      '  --json                 print the figures as JSON',
-      '  --clone                clone the missing snapshots with git first (needs the network)',
-      '',
-    ].join('\n'),
-  );
-  process.exit(2);
+/** The end of a run before its report: what it says on stderr and its exit code (2, a usage error). */
+class Exit extends Error {
+  constructor(stderr, status = 2) {
+    super(stderr);
+    this.stderr = stderr;
+    this.status = status;
+  }
 }
 
-function parseArgs(argv) {
+function usage(message) {
+  throw new Exit(
+    (message ? `accuracy: ${message}\n` : '') +
+      [
+        'usage: npm run accuracy -- <snapshots-dir> [options]',
+        '       npm run accuracy -- --heuristics    the default set of agent-skills from the held-out labels (no snapshots)',
+        '  --labels <file>        the labels (default: accuracy/labels.tsv)',
+        '  --explain-gone         say why each label no longer reported is gone (two more runs per repository that has one)',
+        '  --moved <file>         the recorded reasons of labels gone on purpose (default: accuracy/moved.tsv)',
+        '  --repositories <file>  the repositories and commits (default: accuracy/repositories.tsv)',
+        '  --repo <owner/name>    only this repository (repeatable)',
+        '  --set <name>           only the repositories of this set (repeatable: tuning, held-out …)',
+        '  --todo <file>          write the unlabelled findings as label lines with an empty verdict',
+        '  --json                 print the figures as JSON',
+        '  --clone                clone the missing snapshots with git first (needs the network)',
+        '',
+      ].join('\n'),
+  );
+}
+
+function parseArgs(argv, cwd) {
   const opts = {
     dir: null,
     labels: join(here, 'accuracy', 'labels.tsv'),
@@ -67,27 +78,41 @@ function parseArgs(argv) {
       if (v === undefined) usage(`${a} needs a value`);
       return v;
     };
-    if (a === '--labels') opts.labels = resolve(value());
-    else if (a === '--repositories') opts.repositories = resolve(value());
+    if (a === '--labels') opts.labels = resolve(cwd, value());
+    else if (a === '--repositories') opts.repositories = resolve(cwd, value());
     else if (a === '--repo') opts.repos.push(value());
     else if (a === '--set') opts.sets.push(value());
-    else if (a === '--todo') opts.todo = resolve(value());
+    else if (a === '--todo') opts.todo = resolve(cwd, value());
     else if (a === '--json') opts.json = true;
     else if (a === '--clone') opts.clone = true;
     else if (a === '--heuristics') opts.heuristics = true;
     else if (a === '--explain-gone') opts.explain = true;
-    else if (a === '--moved') opts.moved = resolve(value());
+    else if (a === '--moved') opts.moved = resolve(cwd, value());
     else if (a === '-h' || a === '--help') usage();
     else if (a.startsWith('-')) usage(`unknown option ${a}`);
-    else if (opts.dir === null) opts.dir = resolve(a);
+    else if (opts.dir === null) opts.dir = resolve(cwd, a);
     else usage(`one snapshots directory, not '${a}' too`);
   }
   if (opts.dir === null && !opts.heuristics) usage('the snapshots directory is missing');
   return opts;
 }
 
-/** Rows of a tab-separated file with a header line; `#` lines are comments. */
+/**
+ * Rows of a tab-separated file with a header line; `#` lines are comments. A missing file or header
+ * is a usage error: its message on stderr and exit code 2 (scripts/build-docs.mjs, the tests).
+ */
 export function readTsv(file, columns = []) {
+  try {
+    return tsvRows(file, columns);
+  } catch (e) {
+    if (!(e instanceof Exit)) throw e;
+    process.stderr.write(e.stderr);
+    process.exit(e.status);
+  }
+}
+
+/** readTsv for `main`: a usage error is thrown (an Exit). */
+function tsvRows(file, columns = []) {
   if (!existsSync(file)) usage(`${file}: no such file`);
   const lines = readFileSync(file, 'utf8').split('\n');
   let header = null;
@@ -118,7 +143,7 @@ const keyOf = (repo, file, line, code) => `${repo}\t${file}\t${line ?? ''}\t${co
 function loadLabels(file) {
   const labels = new Map();
   const problems = [];
-  for (const row of readTsv(file, ['repo', 'commit', 'file', 'line', 'code', 'verdict'])) {
+  for (const row of tsvRows(file, ['repo', 'commit', 'file', 'line', 'code', 'verdict'])) {
     const verdict = row.verdict.toUpperCase();
     if (!VERDICTS.includes(verdict)) {
       problems.push(`${file}:${row.$line}: verdict '${row.verdict}' is not one of ${VERDICTS.join(', ')}`);
@@ -129,10 +154,7 @@ function loadLabels(file) {
     if (labels.has(key)) problems.push(`${file}:${row.$line}: a second label for ${row.repo} ${row.file}:${row.line} ${row.code}`);
     labels.set(key, { ...row, verdict });
   }
-  if (problems.length > 0) {
-    process.stderr.write(`${problems.join('\n')}\n`);
-    process.exit(2);
-  }
+  if (problems.length > 0) throw new Exit(`${problems.join('\n')}\n`);
   return labels;
 }
 
@@ -155,9 +177,9 @@ function headOf(path) {
   }
 }
 
-function clone(dir, repo, commit) {
+function clone(dir, repo, commit, io) {
   const out = join(dir, repo.replace('/', '__'));
-  process.stderr.write(`cloning ${repo} at ${commit.slice(0, 12)}…\n`);
+  io.stderr(`cloning ${repo} at ${commit.slice(0, 12)}…\n`);
   const git = (...args) => execFileSync('git', args, { stdio: ['ignore', 'ignore', 'inherit'] });
   git('init', '-q', out);
   git('-C', out, 'fetch', '-q', '--depth', '1', `https://github.com/${repo}.git`, commit);
@@ -165,12 +187,12 @@ function clone(dir, repo, commit) {
 }
 
 /** What this build reports for a snapshot: checked as a new user would, from its root. */
-function check(path, extra = []) {
+function check(path, env, extra = []) {
   const r = spawnSync(process.execPath, [BIN, 'check', '.', '--format', 'json', '--no-cache', ...extra], {
     cwd: path,
     encoding: 'utf8',
     maxBuffer: 1024 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: '1', LOOPKIT_NO_CACHE: '1' },
+    env: { ...env, NO_COLOR: '1', LOOPKIT_NO_CACHE: '1' },
   });
   if (r.status !== 0 && r.status !== 1) {
     const said = (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' / ');
@@ -206,10 +228,10 @@ function table(title, rows) {
 }
 
 /** `--heuristics`: the table of scripts/heuristic-precision.mjs against the build's presets. */
-function heuristics(opts) {
-  const labels = readTsv(opts.labels, ['repo', 'file', 'line', 'code', 'verdict']);
-  const repositories = readTsv(opts.repositories, ['repo', 'commit', 'set']);
-  const r = spawnSync(process.execPath, [BIN, 'rules', '--json'], { encoding: 'utf8' });
+function heuristics(opts, io) {
+  const labels = tsvRows(opts.labels, ['repo', 'file', 'line', 'code', 'verdict']);
+  const repositories = tsvRows(opts.repositories, ['repo', 'commit', 'set']);
+  const r = spawnSync(process.execPath, [BIN, 'rules', '--json'], { encoding: 'utf8', env: io.env });
   if (r.status !== 0) usage(`loopkit rules --json failed: ${r.stderr.trim()}`);
   const metas = JSON.parse(r.stdout);
   const presetOf = (code) => metas.find((m) => m.code === code)?.presetSeverity['agent-skills'];
@@ -227,8 +249,8 @@ function heuristics(opts) {
       ? 'the agent-skills preset of this build agrees: every rule not in the default set is off there, every other heuristic on'
       : `the agent-skills preset of this build disagrees on: ${disagree.map((row) => `${row.code} (${presetOf(row.code)})`).join(', ')}`,
   ];
-  process.stdout.write(`${out.join('\n')}\n`);
-  process.exitCode = disagree.length === 0 ? 0 : 1;
+  io.stdout(`${out.join('\n')}\n`);
+  return disagree.length === 0 ? 0 : 1;
 }
 
 /** Every target loopkit knows, named on the command line to see what a loader the skill does not target would say. */
@@ -242,10 +264,10 @@ const ALL_TARGETS = 'claude-code,copilot,codex,claude-api,spec';
  * written in accuracy/moved.tsv (a finding fixed as a false positive, a rule narrowed on purpose);
  * any other is unexplained, and a TRUE one among them is a lost finding to investigate.
  */
-function explainGone(gone, pathOf, movedFile, labels) {
+function explainGone(gone, pathOf, movedFile, labels, env) {
   const moved = new Map();
   if (existsSync(movedFile))
-    for (const row of readTsv(movedFile, ['repo', 'file', 'line', 'code', 'reason']))
+    for (const row of tsvRows(movedFile, ['repo', 'file', 'line', 'code', 'reason']))
       moved.set(keyOf(row.repo, row.file, row.line, row.code), row.reason);
   const out = [];
   for (const repo of [...new Set(gone.map((g) => g.repo))].sort()) {
@@ -253,7 +275,7 @@ function explainGone(gone, pathOf, movedFile, labels) {
     // every finding of both runs, by file and code: where a gone label's finding may have moved to
     const lines = new Map();
     const keys = (extra) => {
-      const r = check(path, extra);
+      const r = check(path, env, extra);
       return new Set(
         (r.diagnostics ?? []).map((d) => {
           const file = d.location.path.replace(/^\.\//u, '');
@@ -309,19 +331,38 @@ function explainGone(gone, pathOf, movedFile, labels) {
   return out;
 }
 
-function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  if (!existsSync(BIN) || !existsSync(join(here, 'dist', 'cli.js'))) usage('build loopkit first (npm run build)');
-  if (opts.heuristics) {
-    heuristics(opts);
-    return;
+/**
+ * The script on the arguments `argv` (without node and the script): its exit code. What it prints goes
+ * to `io.stdout` and `io.stderr`; `io.env` is the environment of the loopkit it runs, `io.cwd` the
+ * directory relative paths are taken from.
+ */
+export function main(argv, io = {}) {
+  const full = {
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    env: process.env,
+    cwd: process.cwd(),
+    ...io,
+  };
+  try {
+    return run(argv, full);
+  } catch (e) {
+    if (!(e instanceof Exit)) throw e;
+    full.stderr(e.stderr);
+    return e.status;
   }
+}
+
+function run(argv, io) {
+  const opts = parseArgs(argv, io.cwd);
+  if (!existsSync(BIN) || !existsSync(join(here, 'dist', 'cli.js'))) usage('build loopkit first (npm run build)');
+  if (opts.heuristics) return heuristics(opts, io);
   if (!existsSync(opts.dir)) {
     if (!opts.clone) usage(`no such directory: ${opts.dir}`);
     mkdirSync(opts.dir, { recursive: true });
   }
   const labels = loadLabels(opts.labels);
-  let repositories = readTsv(opts.repositories, ['repo', 'commit', 'set']);
+  let repositories = tsvRows(opts.repositories, ['repo', 'commit', 'set']);
   if (opts.repos.length > 0) repositories = repositories.filter((r) => opts.repos.includes(r.repo));
   if (opts.sets.length > 0) repositories = repositories.filter((r) => opts.sets.some((s) => r.set === s || r.set.startsWith(`${s} `)));
   if (repositories.length === 0) usage('no repository of accuracy/repositories.tsv is selected');
@@ -345,7 +386,7 @@ function main() {
   for (const { repo, commit, set } of repositories) {
     let path = snapshotOf(opts.dir, repo);
     if (path === null && opts.clone) {
-      clone(opts.dir, repo, commit);
+      clone(opts.dir, repo, commit, io);
       path = snapshotOf(opts.dir, repo);
     }
     if (path === null) {
@@ -357,7 +398,7 @@ function main() {
       runs.push({ repo, set, error: `the snapshot is at ${head.slice(0, 12)}, the labels are for ${commit.slice(0, 12)}` });
       continue;
     }
-    const r = check(path);
+    const r = check(path, io.env);
     if (r.error) {
       runs.push({ repo, set, error: `loopkit exited ${r.exit}: ${r.error}` });
       continue;
@@ -394,11 +435,12 @@ function main() {
     }
   }
   const checked = new Set(runs.filter((r) => !r.missing && !r.error).map((r) => r.repo));
+  let status = 0;
   let gone = [...labels.values()].filter((l) => checked.has(l.repo) && !reported.has(keyOf(l.repo, l.file, l.line, l.code)));
   if (opts.explain) {
-    gone = explainGone(gone, (repo) => paths.get(repo), opts.moved, labels);
+    gone = explainGone(gone, (repo) => paths.get(repo), opts.moved, labels, io.env);
     // a TRUE finding lost without a reason is a regression: the run says so in its exit code
-    if (gone.some((g) => g.verdict === 'TRUE' && g.why.kind === 'unexplained')) process.exitCode = 1;
+    if (gone.some((g) => g.verdict === 'TRUE' && g.why.kind === 'unexplained')) status = 1;
   }
 
   if (opts.todo) {
@@ -418,10 +460,10 @@ function main() {
   });
   if (opts.json) {
     const obj = (map) => Object.fromEntries([...map].map(([k, t]) => [k, { ...t, ...precision(t) }]));
-    process.stdout.write(
+    io.stdout(
       `${JSON.stringify({ runs, all: { ...all, ...precision(all) }, bySeverity: obj(new Map(sevRows)), byCode: obj(new Map([...byCode].sort())), bySet: obj(bySet), bySetSeverity: obj(new Map(setSevRows)), unlabelled, gone }, null, 2)}\n`,
     );
-    return;
+    return status;
   }
   const out = [];
   out.push(`loopkit accuracy: ${labels.size} labels, ${repositories.length} repositories\n`);
@@ -459,9 +501,10 @@ function main() {
     for (const g of gone.slice(0, 50)) out.push(`  ${g.repo} ${g.file}:${g.line} ${g.code} (${g.verdict}: ${g.reason})`);
     if (gone.length > 50) out.push(`  … and ${gone.length - 50} more (--explain-gone says why each is gone)`);
   }
-  process.stdout.write(`${out.join('\n')}\n`);
+  io.stdout(`${out.join('\n')}\n`);
+  return status;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
 
 export { keyOf, precision };

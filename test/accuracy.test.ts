@@ -1,12 +1,16 @@
 /**
  * `npm run accuracy`: the script that holds a build to the labelled findings (scripts/accuracy.mjs),
- * run on snapshots made here, with labels written here.
+ * run on snapshots made here, with labels written here. The script's `main` runs in the test's own
+ * process (what the mutation run's per-test coverage sees); the loopkit it runs is the built
+ * bin/loopkit.js in a child process. One test runs the real script in a child process: the command
+ * line prints and exits as `main` says.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, Temps } from './helpers/cli.js';
+import { main } from '../scripts/accuracy.mjs';
+import { cleanEnv, ROOT, Temps, type Run } from './helpers/cli.js';
 
 const SCRIPT = join(ROOT, 'scripts', 'accuracy.mjs');
 const temps = new Temps();
@@ -42,8 +46,26 @@ function corpus(): { dir: string; labels: string; repositories: string } {
   return { dir, labels, repositories };
 }
 
-function accuracy(args: string[]) {
-  const r = spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8', env: cleanEnv() });
+/**
+ * `node scripts/accuracy.mjs <args>` run by its `main` in this process, in `cwd` (default: this
+ * process's directory) with the test's environment. An exception escaping main is what a process
+ * would print on a crash: its stack on stderr and exit 1.
+ */
+function accuracy(args: string[], cwd = process.cwd()): Run {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s), env: cleanEnv(), cwd };
+  try {
+    const status = main(args, io);
+    return { status, stdout: out.join(''), stderr: err.join('') };
+  } catch (e) {
+    return { status: 1, stdout: out.join(''), stderr: `${err.join('')}${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n` };
+  }
+}
+
+/** The same run by the real script in a child process. */
+function accuracyProcess(args: string[], cwd = process.cwd()): Run {
+  const r = spawnSync(process.execPath, [SCRIPT, ...args], { cwd, encoding: 'utf8', env: cleanEnv() });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -215,6 +237,33 @@ describe('npm run accuracy', () => {
     const ok = accuracy([dir, '--labels', labels, '--repositories', repositories]);
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('gone/repo: no snapshot in');
+  });
+
+  it('the command line (node scripts/accuracy.mjs) prints and exits as main does, relative paths from its directory', () => {
+    const { dir, labels, repositories } = corpus();
+    writeFileSync(labels, header);
+    const base = join(dir, '..');
+    const both = (args: string[]) => {
+      const child = accuracyProcess(args, base);
+      expect(child).toEqual(accuracy(args, base));
+      return child;
+    };
+    const help = both(['--help']);
+    expect(help.status).toBe(2);
+    expect(help.stdout).toBe('');
+    expect(help.stderr).toMatch(/^usage: npm run accuracy -- <snapshots-dir> \[options\]\n/u);
+    const none = both(['snapshots', '--labels', 'labels.tsv', '--repositories', 'repositories.tsv', '--set', 'tun']);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^accuracy: no repository of accuracy\/repositories.tsv is selected\nusage: /u);
+    const json = both(['snapshots', '--labels', 'labels.tsv', '--repositories', 'repositories.tsv', '--json']);
+    expect(json.status).toBe(0);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout).runs.map((x: { repo: string; skills: number }) => [x.repo, x.skills])).toEqual([
+      ['acme/skills', 1],
+      ['other/repo', 1],
+    ]);
+    expect(labels).toBe(join(base, 'labels.tsv'));
+    expect(repositories).toBe(join(base, 'repositories.tsv'));
   });
 
   it('the labels kept in the repository are well-formed and name repositories of repositories.tsv at their commit', () => {

@@ -3,13 +3,12 @@
  * rule is strict's only, only an untargeted loader rejects it, it is under a changed threshold,
  * accuracy/moved.tsv records why, or the finding moved to another (unlabelled) line of its file — and a TRUE label without one fails the run (exit 1).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, Temps } from './helpers/cli.js';
+import { main } from '../scripts/accuracy.mjs';
+import { cleanEnv, Temps } from './helpers/cli.js';
 
-const SCRIPT = join(ROOT, 'scripts', 'accuracy.mjs');
 const temps = new Temps();
 afterAll(() => temps.cleanup());
 
@@ -34,8 +33,11 @@ function corpus(labels: string, moved?: string) {
   return args;
 }
 
+/** The script's main in this process (test/accuracy.test.ts shows it is the script's run). */
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [SCRIPT, ...args, '--explain-gone', '--json'], { encoding: 'utf8', env: cleanEnv() });
+  const out: string[] = [];
+  const io = { stdout: (s: string) => void out.push(s), stderr: () => undefined, env: cleanEnv(), cwd: process.cwd() };
+  const r = { status: main([...args, '--explain-gone', '--json'], io), stdout: out.join('') };
   const gone = (JSON.parse(r.stdout) as { gone: { code: string; line: string; verdict: string; why: { kind: string; text: string } }[] })
     .gone;
   return { status: r.status, kinds: Object.fromEntries(gone.map((g) => [g.code, g.why.kind])), gone };

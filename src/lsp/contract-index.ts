@@ -51,10 +51,9 @@ export interface Occurrence {
 }
 
 export interface ContractIndex {
-  readonly occurrences: readonly Occurrence[];
   /** by file, in document order */
   readonly byFile: ReadonlyMap<string, readonly Occurrence[]>;
-  /** by `kind:name` */
+  /** by `kind:name`, in the order of their files' paths, then document order */
   readonly byName: ReadonlyMap<string, readonly Occurrence[]>;
   /** every state the project knows: in the graph, a state model, or `.loopkit.yaml` */
   readonly states: ReadonlySet<string>;
@@ -107,18 +106,138 @@ export function contractIndex(check: SessionCheck, text: (path: string) => strin
   return index;
 }
 
-function build(check: SessionCheck, text: (path: string) => string | null): ContractIndex {
-  const { project, graph, loaded, files } = check;
-  const { config } = project;
-  const out: Occurrence[] = [];
+/**
+ * When a skill's candidate is an occurrence: always, or when the project knows its name as a halt
+ * reason, a state, or (a backticked name that is no state) a skill.
+ */
+const enum When {
+  Always,
+  Halt,
+  State,
+  SkillNotState,
+}
+
+interface Entry {
+  o: Occurrence;
+  when: When;
+}
+
+/**
+ * What a skill's own files name, whatever the rest of the project knows: its occurrences and the
+ * candidates that are occurrences when the project knows the name, each file's in document order.
+ * Kept while the session keeps the skill's model (the same Skill object at the same place), so
+ * that an update indexes again only the skills it changed.
+ */
+interface SkillEntries {
+  /** the skill's place in the project, which its occurrences carry (a session makes every model anew when files come or go) */
+  i: number;
+  byFile: [string, Entry[]][];
+}
+
+const skillEntries = new WeakMap<Skill, SkillEntries>();
+
+function entriesOf(skill: Skill, i: number, check: SessionCheck): SkillEntries {
+  const kept = skillEntries.get(skill);
+  if (kept && kept.i === i) return kept;
+  const all: Entry[] = [];
   const seen = new Set<string>();
-  const add = (o: Occurrence) => {
+  // the first entry at a place wins (a transition's `handoff` and the prose's mention of it at the same place)
+  const add = (o: Occurrence, when: When = When.Always) => {
     const k = `${o.kind}\u0000${o.file}\u0000${o.line}\u0000${o.column}`;
     if (seen.has(k)) return;
     seen.add(k);
-    out.push(o);
+    all.push({ o, when });
   };
+  // the skill's own name, where the frontmatter writes it
+  const nameEntry = skill.frontmatter?.entries.find((e) => e.key === 'name' && typeof e.value === 'string');
+  if (nameEntry)
+    add({
+      kind: 'skill',
+      name: skill.name,
+      file: skill.skillFile.path,
+      line: nameEntry.line,
+      column: nameEntry.column + 5,
+      exact: false,
+      role: 'name',
+      skill: i,
+    });
+  const transitions = skill.loop?.transitions ?? skill.legacyHandoffs?.transitions ?? [];
+  for (const t of transitions) {
+    add({ kind: 'state', name: t.from, file: t.file, line: t.line, column: t.fromColumn, exact: true, role: 'from', skill: i });
+    add({ kind: 'state', name: t.to, file: t.file, line: t.line, column: t.toColumn, exact: true, role: 'to', skill: i });
+    if (t.handoff)
+      add({
+        kind: 'skill',
+        name: t.handoff.skill,
+        file: t.file,
+        line: t.handoff.line,
+        column: t.handoff.skillColumn,
+        exact: true,
+        role: 'directive',
+        skill: i,
+      });
+    if (t.halt)
+      add({
+        kind: 'halt',
+        name: t.halt.reason,
+        file: t.file,
+        line: t.halt.line,
+        column: t.halt.reasonColumn,
+        exact: true,
+        role: 'directive',
+        skill: i,
+      });
+  }
+  const loop = skill.loop;
+  if (loop) {
+    const file = loop.file.path;
+    for (const h of loop.handoffs) {
+      add({ kind: 'skill', name: h.skill, file, line: h.line, column: h.column, exact: true, role: 'mention', skill: i });
+      // the agent follows ` to ` after the skill: found in the line from the skill on
+      if (h.agent !== ALL_AGENTS)
+        add({
+          kind: 'agent',
+          name: h.agent,
+          file,
+          line: h.line,
+          column: h.column + h.skill.length,
+          exact: false,
+          role: 'directive',
+          skill: i,
+        });
+    }
+    for (const h of loop.halts)
+      add({ kind: 'halt', name: h.word, file, line: h.line, column: h.column, exact: true, role: 'mention', skill: i }, When.Halt);
+    for (const row of loop.stateSchema?.values ?? []) {
+      const name = row.state.text.replace(/`/gu, '').trim();
+      add({ kind: 'state', name, file, line: row.state.line, column: row.state.column, exact: false, role: 'value', skill: i }, When.State);
+    }
+  }
+  // backticked names in SKILL.md: the state model's states, other states and skills it names
+  const declared = new Set(skill.declaredStates.map((d) => `${d.line}:${d.column}`));
+  // (a Skill is made anew when its SKILL.md's outcome changes: these are the ones it was made from)
+  for (const c of check.files.markdown.get(skill.skillFile.path)?.facts.skill?.codeSpans ?? []) {
+    const at = { name: c.name, file: skill.skillFile.path, line: c.line, column: c.column, exact: false, skill: i };
+    const role: Role = declared.has(`${c.line}:${c.column}`) ? 'declared' : 'mention';
+    add({ kind: 'state', ...at, role }, When.State);
+    add({ kind: 'skill', ...at, role: 'mention' }, When.SkillNotState);
+  }
+  const byFile = new Map<string, Entry[]>();
+  for (const e of all) {
+    const list = byFile.get(e.o.file);
+    if (list) list.push(e);
+    else byFile.set(e.o.file, [e]);
+  }
+  // document order; a stable sort keeps the order above at one place
+  for (const list of byFile.values()) list.sort((a, b) => a.o.line - b.o.line || a.o.column - b.o.column);
+  const entries: SkillEntries = { i, byFile: [...byFile] };
+  skillEntries.set(skill, entries);
+  return entries;
+}
 
+function build(check: SessionCheck, text: (path: string) => string | null): ContractIndex {
+  const { project, graph, loaded, files } = check;
+  const { config } = project;
   const states = new Set<string>(graph.states);
   for (const s of project.skills) for (const d of s.declaredStates) states.add(d.name);
   for (const e of config.enforced_states) states.add(e.name);
@@ -127,7 +246,41 @@ function build(check: SessionCheck, text: (path: string) => string | null): Cont
   for (const s of project.skills) if (!skills.has(s.name)) skills.set(s.name, s);
   const haltReasons = new Set<string>(config.halt_reasons);
   for (const e of graph.edges) if (e.halt) haltReasons.add(e.halt.reason);
+  const holds = (e: Entry): boolean => {
+    switch (e.when) {
+      case When.Always:
+        return true;
+      case When.Halt:
+        return haltReasons.has(e.o.name);
+      case When.State:
+        return states.has(e.o.name);
+      case When.SkillNotState:
+        return !states.has(e.o.name) && skills.has(e.o.name);
+    }
+  };
 
+  const byFile = new Map<string, Occurrence[]>();
+  const touched = new Set<Occurrence[]>();
+  project.skills.forEach((skill, i) => {
+    for (const [file, entries] of entriesOf(skill, i, check).byFile) {
+      let list = byFile.get(file);
+      // a file two skills read (none in a project loopkit can check; kept whole all the same)
+      if (list) touched.add(list);
+      else list = [];
+      for (const e of entries) if (holds(e)) list.push(e.o);
+      if (list.length > 0) byFile.set(file, list);
+    }
+  });
+
+  // the places outside the skills' own files (and the suppression comments in them): first at a place wins
+  const other: Occurrence[] = [];
+  const seen = new Set<string>();
+  const add = (o: Occurrence) => {
+    const k = `${o.kind}\u0000${o.file}\u0000${o.line}\u0000${o.column}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    other.push(o);
+  };
   const configFile = project.configFile ?? CONFIG_FILE;
   const fromConfig = (kind: NameKind, name: string, path: string) => {
     const pos = loaded.valuePositions.get(path) ?? loaded.positions.get(path);
@@ -153,85 +306,6 @@ function build(check: SessionCheck, text: (path: string) => string | null): Cont
     if (pos)
       add({ kind: 'code', name: code, file: configFile, line: pos.line, column: pos.column, exact: false, role: 'config', skill: -1 });
   }
-
-  project.skills.forEach((skill, i) => {
-    // the skill's own name, where the frontmatter writes it
-    const nameEntry = skill.frontmatter?.entries.find((e) => e.key === 'name' && typeof e.value === 'string');
-    if (nameEntry)
-      add({
-        kind: 'skill',
-        name: skill.name,
-        file: skill.skillFile.path,
-        line: nameEntry.line,
-        column: nameEntry.column + 5,
-        exact: false,
-        role: 'name',
-        skill: i,
-      });
-    const transitions = skill.loop?.transitions ?? skill.legacyHandoffs?.transitions ?? [];
-    for (const t of transitions) {
-      add({ kind: 'state', name: t.from, file: t.file, line: t.line, column: t.fromColumn, exact: true, role: 'from', skill: i });
-      add({ kind: 'state', name: t.to, file: t.file, line: t.line, column: t.toColumn, exact: true, role: 'to', skill: i });
-      if (t.handoff)
-        add({
-          kind: 'skill',
-          name: t.handoff.skill,
-          file: t.file,
-          line: t.handoff.line,
-          column: t.handoff.skillColumn,
-          exact: true,
-          role: 'directive',
-          skill: i,
-        });
-      if (t.halt)
-        add({
-          kind: 'halt',
-          name: t.halt.reason,
-          file: t.file,
-          line: t.halt.line,
-          column: t.halt.reasonColumn,
-          exact: true,
-          role: 'directive',
-          skill: i,
-        });
-    }
-    const loop = skill.loop;
-    if (loop) {
-      const file = loop.file.path;
-      for (const h of loop.handoffs) {
-        add({ kind: 'skill', name: h.skill, file, line: h.line, column: h.column, exact: true, role: 'mention', skill: i });
-        // the agent follows ` to ` after the skill: found in the line from the skill on
-        if (h.agent !== ALL_AGENTS)
-          add({
-            kind: 'agent',
-            name: h.agent,
-            file,
-            line: h.line,
-            column: h.column + h.skill.length,
-            exact: false,
-            role: 'directive',
-            skill: i,
-          });
-      }
-      for (const h of loop.halts) {
-        if (haltReasons.has(h.word))
-          add({ kind: 'halt', name: h.word, file, line: h.line, column: h.column, exact: true, role: 'mention', skill: i });
-      }
-      for (const row of loop.stateSchema?.values ?? []) {
-        const name = row.state.text.replace(/`/gu, '').trim();
-        if (states.has(name))
-          add({ kind: 'state', name, file, line: row.state.line, column: row.state.column, exact: false, role: 'value', skill: i });
-      }
-    }
-    // backticked names in SKILL.md: the state model's states, other states and skills it names
-    const declared = new Set(skill.declaredStates.map((d) => `${d.line}:${d.column}`));
-    for (const c of files.markdown.get(skill.skillFile.path)?.facts.skill?.codeSpans ?? []) {
-      const kind: NameKind | null = states.has(c.name) ? 'state' : skills.has(c.name) ? 'skill' : null;
-      if (kind === null) continue;
-      const role: Role = kind === 'state' && declared.has(`${c.line}:${c.column}`) ? 'declared' : 'mention';
-      add({ kind, name: c.name, file: skill.skillFile.path, line: c.line, column: c.column, exact: false, role, skill: i });
-    }
-  });
 
   // rule codes in suppression comments
   for (const role of files.roles) {
@@ -273,19 +347,37 @@ function build(check: SessionCheck, text: (path: string) => string | null): Cont
     });
   }
 
-  out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column);
-  const byFile = new Map<string, Occurrence[]>();
-  const byName = new Map<string, Occurrence[]>();
-  for (const o of out) {
-    const f = byFile.get(o.file);
-    if (f) f.push(o);
-    else byFile.set(o.file, [o]);
-    const k = key(o.kind, o.name);
-    const n = byName.get(k);
-    if (n) n.push(o);
-    else byName.set(k, [o]);
+  // into each file's list, after the skills' own at a place (a suppression comment in a skill's file)
+  for (const o of other) {
+    let list = byFile.get(o.file);
+    if (!list) byFile.set(o.file, (list = []));
+    list.push(o);
+    touched.add(list);
   }
-  return { occurrences: out, byFile, byName, states, skills, haltReasons, agents };
+  for (const list of touched) list.sort((a, b) => a.line - b.line || a.column - b.column);
+
+  let byName: Map<string, Occurrence[]> | undefined;
+  return {
+    byFile,
+    // built when asked (references, rename, definitions): what an edit's update or a file's symbols do not need
+    get byName() {
+      if (byName) return byName;
+      byName = new Map();
+      for (const file of [...byFile.keys()].sort()) {
+        for (const o of byFile.get(file)!) {
+          const k = key(o.kind, o.name);
+          const n = byName.get(k);
+          if (n) n.push(o);
+          else byName.set(k, [o]);
+        }
+      }
+      return byName;
+    },
+    states,
+    skills,
+    haltReasons,
+    agents,
+  };
 }
 
 /** Where an occurrence's name starts in the text of its file (null: the text no longer holds it there). */

@@ -3,6 +3,7 @@
  * model → graph → every enabled rule → sorted diagnostics.
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
+import { someOf } from '../util/text.js';
 import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { patternProblem } from '../config/patterns.js';
@@ -229,11 +230,6 @@ function autoPresetNote(preset: string): string {
     `no .loopkit.yaml: checked as a Loop Language project for its LOOP.md contracts (preset loop-language); ${certain}. ` +
     "For the Loop Language's own severities, add a .loopkit.yaml (`loopkit init`) or pass --preset loop-language."
   );
-}
-
-/** `a, b, c and 4 more` */
-function someOf(list: readonly string[]): string {
-  return `${list.slice(0, 3).join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''}`;
 }
 
 /** The line that says which SKILL.md files inside other skills were not checked as skills of their own. */

@@ -158,8 +158,7 @@ function handoffProblems(edges: readonly Edge[], to: string, options: JudgeOptio
   }
   const h = options.handlers;
   if (h && !edges.some((e) => handlesState(h, e.handoff!.skill, to))) {
-    const leaving = h.graph.out.get(to) ?? [];
-    problems.push({ kind: 'unhandled', skill: first.handoff!.skill, handlers: [...new Set(leaving.map((e) => e.skill))], edge: first });
+    problems.push({ kind: 'unhandled', skill: first.handoff!.skill, handlers: [...handlersOf(h.graph, to)], edge: first });
   }
   return problems;
 }
@@ -172,6 +171,20 @@ function handoffProblems(edges: readonly Edge[], to: string, options: JudgeOptio
  */
 export function handlesState(h: NonNullable<JudgeOptions['handlers']>, skill: string, state: string): boolean {
   if (!h.skills.has(skill) || terminalKind(state, h.config, h.graph) !== null) return true;
-  const leaving = h.graph.out.get(state) ?? [];
-  return leaving.length === 0 || leaving.some((e) => e.skill === skill);
+  const leaving = handlersOf(h.graph, state);
+  return leaving.length === 0 || leaving.includes(skill);
+}
+
+const leavers = new WeakMap<StateGraph, Map<string, readonly string[]>>();
+
+/**
+ * The skills with a transition out of a state, each once, in the order of their first transition
+ * out of it (kept per graph: a state many skills share has as many edges out).
+ */
+export function handlersOf(graph: StateGraph, state: string): readonly string[] {
+  let byState = leavers.get(graph);
+  if (!byState) leavers.set(graph, (byState = new Map()));
+  let skills = byState.get(state);
+  if (!skills) byState.set(state, (skills = [...new Set((graph.out.get(state) ?? []).map((e) => e.skill))]));
+  return skills;
 }

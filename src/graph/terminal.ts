@@ -29,8 +29,24 @@ export function terminalKind(state: string, config: TerminalConfig, graph?: Stat
   if (state === 'done') return 'done';
   if (state.startsWith('halted-') && config.halt_reasons.some((r) => `halted-${r.toLowerCase()}` === state)) return 'halted';
   if (config.enforced_states.some((e) => e.name === state && e.agent.trim() === '')) return 'enforced';
-  if (graph && (graph.in.get(state) ?? []).some((e) => e.handoff?.skill === DONE_TARGET)) return 'handoff-done';
+  if (graph && endedByHandoff(graph).has(state)) return 'handoff-done';
   return null;
+}
+
+const ended = new WeakMap<StateGraph, ReadonlySet<string>>();
+
+/**
+ * The states a transition with `handoff done` enters, once per graph: a state many skills share is
+ * entered by as many edges, and terminalKind is asked of every edge's state.
+ */
+function endedByHandoff(graph: StateGraph): ReadonlySet<string> {
+  let set = ended.get(graph);
+  if (!set) {
+    const states = new Set<string>();
+    for (const e of graph.edges) if (e.handoff?.skill === DONE_TARGET) states.add(e.to);
+    ended.set(graph, (set = states));
+  }
+  return set;
 }
 
 /** The agent of an enforced state that names one (trimmed), else undefined. */

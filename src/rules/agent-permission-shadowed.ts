@@ -1,3 +1,4 @@
+import { someOf } from '../util/text.js';
 import { defineRule } from '../engine/rule.js';
 import { shadowedAllows } from '../model/agents.js';
 import { DOCS } from './lib/loaders.js';
@@ -52,7 +53,7 @@ export default defineRule({
           does: by.action === 'ask' ? 'asks before it loads' : 'denies',
           line: by.line,
           them: shadowed.length === 1 ? 'it' : 'them',
-          list: shadowed.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${shadowed.length - 3} more`,
+          list: someOf(names),
         },
         at: { file: agent.file, ...(agent.permissionAt ?? { line: by.line, column: by.column }) },
         related: [

@@ -1,14 +1,16 @@
 import type { Related } from '../engine/diagnostic.js';
 import { defineRule } from '../engine/rule.js';
-import { handlesState } from '../graph/moves.js';
+import { handlersOf, handlesState } from '../graph/moves.js';
 import { DONE_TARGET } from '../graph/terminal.js';
 import type { Skill } from '../model/types.js';
+import { someOf } from '../util/text.js';
 import { EVERY } from './lib/loaders.js';
 
 /** The section of LOOP.md that holds the transitions. */
 const TRANSITION_SECTION = 'state transition rule';
 
-const quoteList = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
+/** The skills that handle a state, quoted: the first three and how many more (a state a hundred skills share). */
+const quoteList = (names: readonly string[]) => someOf(names, (n) => `\`${n}\``);
 
 /** Where the receiving skill's contract is: its transition section, else its first transition, else line 1; SKILL.md without one. */
 function contractPlace(skill: Skill, state: string): Related {
@@ -78,8 +80,7 @@ export default defineRule({
       // constraints-unknown-handoff-target's, a state no transition leaves graph-dead-end's
       if (handlesState({ graph, config, skills }, h.skill, state)) continue;
       const receivers = byName.get(h.skill)!;
-      const leaving = graph.out.get(state) ?? [];
-      const handlers = [...new Set(leaving.map((e) => e.skill))];
+      const handlers = handlersOf(graph, state);
       const withContract = receivers.find((r) => r.loop !== null || r.legacyHandoffs !== null);
       const receiver = withContract ?? receivers[0]!;
       const hasContract = withContract !== undefined;

@@ -14,6 +14,7 @@
  *
  * Constant memory per step: the states the run may be in, a counter per state of the graph.
  */
+import { someOf } from '../util/text.js';
 import type { Related } from '../engine/diagnostic.js';
 import type { Edge, StateGraph } from '../graph/graph.js';
 import { judgeMove, legalMoves, moveNames, type HandoffProblem, type JudgeOptions, type Verdict } from '../graph/moves.js';
@@ -264,7 +265,7 @@ export class RunJudge {
           from: e.from,
           to: e.to,
           skill: p.skill,
-          handlers: p.handlers.map((s) => `\`${s}\``).join(', '),
+          handlers: someOf(p.handlers, (s) => `\`${s}\``),
         },
         related: [directive],
       }),

@@ -95,3 +95,8 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 export function escapeControls(text: string, keep = ''): string {
   return text.replace(UNSAFE, (c) => (keep.includes(c) ? c : (NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)));
 }
+
+/** The first three of a list (each as `show` writes it) and how many more: `a, b, c and 4 more` (a long list in a message). */
+export function someOf(list: readonly string[], show: (item: string) => string = (item) => item): string {
+  return `${list.slice(0, 3).map(show).join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''}`;
+}

@@ -5,24 +5,21 @@
  * with its model) and the rest of the project decides which of a skill's candidates count (a
  * backticked name is a state, a skill or nothing; a `halt` word is a halt reason or not).
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSession } from '../src/api/engine.js';
 import type { SessionCheck } from '../src/engine/session.js';
 import { contractIndex, type ContractIndex } from '../src/lsp/contract-index.js';
-import { ROOT, Temps } from './helpers/cli.js';
+import { Temps } from './helpers/cli.js';
 
 const temps = new Temps();
 afterAll(() => temps.cleanup());
 
 /** loopkit's own example team, with a README that names its skills and a suppression comment in a SKILL.md. */
 function team(): string {
-  const dir = temps.dir('loopkit-index-');
-  cpSync(join(ROOT, 'skills'), join(dir, 'skills'), { recursive: true });
-  cpSync(join(ROOT, '.loopkit.yaml'), join(dir, '.loopkit.yaml'));
-  writeFileSync(
-    join(dir, 'README.md'),
+  const dir = temps.team(
+    'loopkit-index-',
     '# The team\n\n- `writing-stories` writes\n- `running-desk-checks` shows\n- `not-a-skill` nothing\n',
   );
   const skill = join(dir, 'skills', 'running-tdd-loops', 'SKILL.md');

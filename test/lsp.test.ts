@@ -38,14 +38,10 @@ afterAll(() => temps.cleanup());
 
 /** loopkit's own example project (a TDD team of five skills), with a README that lists the skills. */
 function team(): string {
-  const dir = temps.dir('loopkit-lsp-');
-  cpSync(join(ROOT, 'skills'), join(dir, 'skills'), { recursive: true });
-  cpSync(join(ROOT, '.loopkit.yaml'), join(dir, '.loopkit.yaml'));
-  writeFileSync(
-    join(dir, 'README.md'),
+  return temps.team(
+    'loopkit-lsp-',
     '# The team\n\n- `writing-stories` writes the stories\n- `running-tdd-loops` builds them\n- `running-desk-checks` shows them\n- `verifying-stories` tests them\n- `accepting-stories` accepts them\n',
   );
-  return dir;
 }
 
 /** The offset of a protocol position in a text. */

@@ -129,6 +129,14 @@ export class Temps {
     for (const entry of drop) rmSync(join(d, entry), { recursive: true, force: true });
     return d;
   }
+  /** loopkit's own example team (skills/ and .loopkit.yaml of the repository), with a README of this text when given */
+  team(prefix: string, readme?: string): string {
+    const d = this.dir(prefix);
+    cpSync(join(ROOT, 'skills'), join(d, 'skills'), { recursive: true });
+    cpSync(join(ROOT, '.loopkit.yaml'), join(d, '.loopkit.yaml'));
+    if (readme !== undefined) writeFileSync(join(d, 'README.md'), readme);
+    return d;
+  }
   cleanup(): void {
     for (const d of this.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   }

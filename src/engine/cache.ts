@@ -52,7 +52,7 @@ import type { FileJob, FileOutcome } from './file-phase.js';
 const threadId = (): number => nodeModule<typeof WorkerThreads>('node:worker_threads').threadId;
 
 /** Bumped whenever the shape of FileOutcome or the extraction changes without a version change. */
-const FORMAT = 29;
+const FORMAT = 30;
 
 /** Set by the build (scripts/bundle.mjs): a hash of the sources it was built from. */
 declare const LOOPKIT_BUILD: string | undefined;
@@ -230,24 +230,39 @@ export function contentHash(text: string): string {
   return createHash('sha1').update(text).digest('base64');
 }
 
-/** Reading infinity and NaN back (JSON has no such numbers; YAML frontmatter does). */
+/**
+ * Reading infinity and NaN back (JSON has no such numbers; YAML frontmatter does): such a number is
+ * written as `{"$num": "Infinity"}`. A key of the values themselves that looks like that mark
+ * (`$num`, `$$num` …: YAML may hold any key) is written with one `$` more, and read back without it,
+ * so that a frontmatter's own `$num` is never taken for the mark.
+ */
+const MARK_LIKE = /^\$+num$/u;
+
 function replacer(_key: string, value: unknown): unknown {
   if (typeof value === 'number' && !Number.isFinite(value)) return { $num: String(value) };
-  return value;
-}
-
-function reviver(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && '$num' in value && Object.keys(value).length === 1) {
-    return Number((value as { $num: string }).$num);
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).some((k) => MARK_LIKE.test(k))) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [MARK_LIKE.test(k) ? `$${k}` : k, v]));
   }
   return value;
 }
 
-/** Does a value hold a number JSON cannot write (only YAML frontmatter values can)? */
-function hasOddNumber(value: unknown, depth = 0): boolean {
+function reviver(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === '$num') return Number((value as { $num: string }).$num);
+  if (!keys.some((k) => MARK_LIKE.test(k))) return value;
+  return Object.fromEntries(keys.map((k) => [MARK_LIKE.test(k) ? k.slice(1) : k, (value as Record<string, unknown>)[k]]));
+}
+
+/** Is a text written with the replacer's marks (read it with the reviver)? */
+const marked = (text: string) => text.includes('$num"');
+
+/** Does a value need the replacer: a number JSON cannot write, or a key that looks like its mark (only YAML frontmatter has either)? */
+function needsMarks(value: unknown, depth = 0): boolean {
   if (typeof value === 'number') return !Number.isFinite(value);
   if (value === null || typeof value !== 'object' || depth > 64) return false;
-  for (const v of Array.isArray(value) ? value : Object.values(value)) if (hasOddNumber(v, depth + 1)) return true;
+  if (!Array.isArray(value) && Object.keys(value).some((k) => MARK_LIKE.test(k))) return true;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (needsMarks(v, depth + 1)) return true;
   return false;
 }
 
@@ -308,7 +323,7 @@ export class ResultCache {
       return undefined; // none yet
     }
     try {
-      return JSON.parse(text, text.includes('"$num"') ? reviver : undefined);
+      return JSON.parse(text, marked(text) ? reviver : undefined);
     } catch {
       return undefined; // corrupt: ignored, rewritten on save
     }
@@ -338,7 +353,9 @@ export class ResultCache {
       const doc = this.readJson(this.shardFile(n)) as Partial<ShardDocument> | undefined;
       if (stamped(doc) && doc!.shard === n && doc!.entries && typeof doc!.entries === 'object') {
         entries = doc!.entries;
-        odd = hasOddNumber(Object.values(entries).map((e) => e?.o?.facts?.skill?.frontmatter?.entries));
+        odd = needsMarks(
+          Object.values(entries).map((e) => [e?.o?.facts?.skill?.frontmatter?.entries, e?.o?.facts?.skill?.frontmatter?.nested]),
+        );
       }
     }
     shard = { entries, stored: Object.keys(entries).length, used: new Map(), dirty: false, odd };
@@ -364,7 +381,8 @@ export class ResultCache {
       return hit.facts as T;
     }
     const facts = read();
-    const entry = { h, facts: JSON.parse(JSON.stringify(facts, replacer)) as unknown };
+    // a copy as a later run reads it back (what cannot be written as JSON is not kept)
+    const entry = { h, facts: JSON.parse(JSON.stringify(facts, replacer), reviver) as unknown };
     this.readUsed.set(key, entry);
     this.indexDirty = true;
     return facts;
@@ -437,7 +455,7 @@ export class ResultCache {
     if (stamp) Object.assign(entry, { s: stamp.sig, r: stamp.settled });
     shard.used.set(key, entry);
     const fm = outcome.facts.skill?.frontmatter;
-    if (fm && (hasOddNumber(fm.entries) || hasOddNumber(fm.nested))) shard.odd = true;
+    if (fm && (needsMarks(fm.entries) || needsMarks(fm.nested))) shard.odd = true;
     shard.dirty = true;
   }
 

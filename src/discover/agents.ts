@@ -3,7 +3,7 @@
  * read agents from, the plugins' folders, and the folders `agents:` in `.loopkit.yaml` names —
  * every place not ignored (the root's ignore rules: defaults, `ignores:`, the root's `.gitignore`).
  */
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { AgentLoader } from '../model/agents.js';
 import { ancestors, inFolder, type SkillTargets } from '../model/targets.js';
 import { exists, insideRoot, isDirectory, listDir, readText } from '../parse/fs.js';
@@ -70,7 +70,8 @@ export function discoverAgents(root: string, rules: IgnoreRules, skillDirs: read
     if (pluginRoot !== '') addFolder(inFolder(pluginRoot, 'agents'), 'claude-code', `${inFolder(pluginRoot, 'agents')}/ of a plugin`);
   }
   for (const place of named) {
-    const folder = place.replace(/^\.\//u, '').replace(/\/+$/u, '');
+    // `./x`, `x//`, `x/./y`; `.` and `./` are the root
+    const folder = posix.normalize(place).replace(/\/+$/u, '').replace(/^\.$/u, '');
     if (folder !== '' && !isDirectory(join(root, folder)) && /\.md$/iu.test(folder) && !ignored(folder, false) && inside(folder)) {
       if (!agents.has(folder)) agents.set(folder, { path: folder, loader: null, why: '.loopkit.yaml agents:' });
     } else addFolder(folder, null, '.loopkit.yaml agents:');

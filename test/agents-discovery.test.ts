@@ -282,6 +282,14 @@ describe('the places agents: in .loopkit.yaml names', () => {
     expect(discover(root, { named: ['x/./y'] })).toEqual({ agents: [place('x/y/z.md', null, NAMED)], manifests: [] });
   });
 
+  it('a named folder keeps the dots of its name: a leading one (.team), a trailing one (old.)', () => {
+    const root = project({ '.team/a.md': AGENT, 'team/b.md': AGENT, 'old./c.md': AGENT, 'old/d.md': AGENT });
+    expect(discover(root, { named: ['.team', 'old.'] })).toEqual({
+      agents: [place('.team/a.md', null, NAMED), place('old./c.md', null, NAMED)],
+      manifests: [],
+    });
+  });
+
   it('reads a named .md file as an agent, once; a named folder whose name ends in .md as a folder; not a named file of another extension, nor one that does not exist', () => {
     const root = project({
       'docs/reviewer.md': AGENT,

@@ -18,7 +18,7 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { OTHER_USE_FOLDERS } from '../model/skill-dir.js';
 import { readText } from '../parse/fs.js';
 
@@ -335,10 +335,12 @@ export function gitIgnoredPaths(root: string, paths: Iterable<string>): Set<stri
   };
   const out = new Set<string>();
   for (const path of paths) {
-    if (path.startsWith('../') || path.startsWith('/')) continue;
-    const slash = path.lastIndexOf('/');
-    const rules = rulesIn(slash < 0 ? '' : path.slice(0, slash));
-    if (rules !== null && rules.test(path, false) !== null) out.add(path);
+    // a place as a link writes it (`./x.md`, `a/../b`, `.`): judged in its normal form, the root and places outside it never
+    const place = posix.normalize(path).replace(/\/+$/u, '');
+    if (place === '.' || place === '..' || place === '' || place.startsWith('../') || place.startsWith('/')) continue;
+    const slash = place.lastIndexOf('/');
+    const rules = rulesIn(slash < 0 ? '' : place.slice(0, slash));
+    if (rules !== null && rules.test(place, false) !== null) out.add(path);
   }
   return out;
 }

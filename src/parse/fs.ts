@@ -345,6 +345,8 @@ export function pathOnDisk(root: string, rel: string, listings: Listings, seen?:
   let dir = resolve(root);
   const out: string[] = [];
   const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+  // the root itself (`.`, `./`): there, as written
+  if (parts.length === 0) return rel;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     if (part === '..') {

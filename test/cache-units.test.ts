@@ -1051,31 +1051,22 @@ describe('a directory of projects’ caches: the index touched, the sweep after 
     }
   });
 
-  it('a run that writes the index only sweeps too', () => {
-    const d = cacheDir();
-    const first = new ResultCache(d.file, { sweep: d.sweep });
-    first.set(A, 'hA', outA);
-    first.save();
-    rmSync(join(d.dir, '.swept'));
-    d.plant();
-    const second = new ResultCache(d.file, { sweep: d.sweep });
-    expect(second.get(A, 'hA')).toEqual(outA);
-    second.readFacts('agent:a', 'a', () => 'A');
-    second.save();
-    expect(listing(d.dir)).toEqual(['.swept', 'aaaaaaaaaaaaaaaa']);
-  });
-
-  it('a run that writes nothing does not sweep', () => {
-    const d = cacheDir();
-    const first = new ResultCache(d.file, { sweep: d.sweep });
-    first.set(A, 'hA', outA);
-    first.save();
-    rmSync(join(d.dir, '.swept'));
-    d.plant();
-    const second = new ResultCache(d.file, { sweep: d.sweep });
-    expect(second.get(A, 'hA')).toEqual(outA);
-    second.save();
-    expect(listing(d.dir)).toEqual(['aaaaaaaaaaaaaaaa', 'cache-0123456789abcdef.json']);
+  it('a run that writes the index only sweeps too; a run that writes nothing does not', () => {
+    for (const writes of [true, false]) {
+      const d = cacheDir();
+      const first = new ResultCache(d.file, { sweep: d.sweep });
+      first.set(A, 'hA', outA);
+      first.save();
+      rmSync(join(d.dir, '.swept'));
+      d.plant();
+      const second = new ResultCache(d.file, { sweep: d.sweep });
+      expect(second.get(A, 'hA')).toEqual(outA);
+      if (writes) second.readFacts('agent:a', 'a', () => 'A');
+      second.save();
+      expect(listing(d.dir), String(writes)).toEqual(
+        writes ? ['.swept', 'aaaaaaaaaaaaaaaa'] : ['aaaaaaaaaaaaaaaa', 'cache-0123456789abcdef.json'],
+      );
+    }
   });
 
   it('the sweep removes the projects used longest ago down to the bound, never the project just checked', () => {

@@ -155,6 +155,7 @@ interface Shard {
   /** entries this run used or computed: what is written back */
   used: Map<string, CacheEntry>;
   dirty: boolean;
+  /** some entry needs the replacer's marks (needsMarks): the shard is written with it */
   odd: boolean;
 }
 

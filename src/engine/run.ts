@@ -3,10 +3,10 @@
  * model → graph → every enabled rule → sorted diagnostics.
  * No printing, no process exit. Throws ConfigError / ProjectError for input that cannot be checked.
  */
-import { someOf } from '../util/text.js';
 import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { patternProblem } from '../config/patterns.js';
+import { someOf } from '../util/text.js';
 import { readConfigFile } from '../config/read.js';
 import { withSharedConfigs } from '../config/shared.js';
 import { applyPresets, defaultPreset, PRESET_NAMES, skillsEverywhere } from '../config/presets.js';

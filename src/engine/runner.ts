@@ -179,12 +179,13 @@ class PerFileRunner implements Runner {
     private readonly options: RunnerOptions,
     private readonly rules: readonly Rule[],
   ) {
+    const origins = ruleOrigins(rules);
     this.cache = options.cacheFile
       ? new ResultCache(options.cacheFile, {
           ...(options.projectRoot !== undefined ? { root: options.projectRoot } : {}),
           ...(options.cacheSweep ? { sweep: options.cacheSweep } : {}),
           ...(options.warn ? { warn: options.warn } : {}),
-          ...(ruleOrigins(rules) !== '' ? { rules: ruleOrigins(rules) } : {}),
+          ...(origins !== '' ? { rules: origins } : {}),
         })
       : null;
     const concurrency = options.concurrency ?? 'auto';

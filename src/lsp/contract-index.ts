@@ -134,19 +134,27 @@ interface SkillEntries {
   byFile: [string, Entry[]][];
 }
 
+/** A test that is true for the first occurrence of a kind of name at a place, false for any later one there. */
+function firstAtPlace(): (o: Occurrence) => boolean {
+  const seen = new Set<string>();
+  return (o) => {
+    const k = `${o.kind}\u0000${o.file}\u0000${o.line}\u0000${o.column}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  };
+}
+
 const skillEntries = new WeakMap<Skill, SkillEntries>();
 
 function entriesOf(skill: Skill, i: number, check: SessionCheck): SkillEntries {
   const kept = skillEntries.get(skill);
   if (kept && kept.i === i) return kept;
   const all: Entry[] = [];
-  const seen = new Set<string>();
   // the first entry at a place wins (a transition's `handoff` and the prose's mention of it at the same place)
+  const first = firstAtPlace();
   const add = (o: Occurrence, when: When = When.Always) => {
-    const k = `${o.kind}\u0000${o.file}\u0000${o.line}\u0000${o.column}`;
-    if (seen.has(k)) return;
-    seen.add(k);
-    all.push({ o, when });
+    if (first(o)) all.push({ o, when });
   };
   // the skill's own name, where the frontmatter writes it
   const nameEntry = skill.frontmatter?.entries.find((e) => e.key === 'name' && typeof e.value === 'string');
@@ -274,12 +282,9 @@ function build(check: SessionCheck, text: (path: string) => string | null): Cont
 
   // the places outside the skills' own files (and the suppression comments in them): first at a place wins
   const other: Occurrence[] = [];
-  const seen = new Set<string>();
+  const first = firstAtPlace();
   const add = (o: Occurrence) => {
-    const k = `${o.kind}\u0000${o.file}\u0000${o.line}\u0000${o.column}`;
-    if (seen.has(k)) return;
-    seen.add(k);
-    other.push(o);
+    if (first(o)) other.push(o);
   };
   const configFile = project.configFile ?? CONFIG_FILE;
   const fromConfig = (kind: NameKind, name: string, path: string) => {

@@ -1,6 +1,6 @@
-import { someOf } from '../util/text.js';
 import { defineRule } from '../engine/rule.js';
 import { shadowedAllows } from '../model/agents.js';
+import { someOf } from '../util/text.js';
 import { DOCS } from './lib/loaders.js';
 
 /** An opencode agent allows skills by name before a catch-all that opencode lets win. */

@@ -14,12 +14,12 @@
  *
  * Constant memory per step: the states the run may be in, a counter per state of the graph.
  */
-import { someOf } from '../util/text.js';
 import type { Related } from '../engine/diagnostic.js';
 import type { Edge, StateGraph } from '../graph/graph.js';
 import { judgeMove, legalMoves, moveNames, type HandoffProblem, type JudgeOptions, type Verdict } from '../graph/moves.js';
 import { agentNamed, skillAccess, type AgentDef } from '../model/agents.js';
 import { didYouMean } from '../util/closest.js';
+import { someOf } from '../util/text.js';
 
 export interface RunStep {
   /** the state of the step; several when the recording could not tell which of them (in the order written) */

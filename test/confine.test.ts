@@ -4,10 +4,13 @@
  * a regular file (or a folder, where asked) of a bounded size; names shown escaped.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdirSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, ftruncateSync, mkdirSync, openSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { projectFor } from '../src/api/project.js';
 import { confine, readFound, rootOf, shownPath, type Confined, type Root } from '../src/parse/confine.js';
+import { insideRoot } from '../src/parse/fs.js';
+import { climbsOut } from '../src/util/paths.js';
 import { Temps } from './helpers/cli.js';
 
 const temps = new Temps();
@@ -113,5 +116,36 @@ describe('confine', () => {
   it('a name is shown with its control characters, bidi overrides and line separators escaped, cut when long', () => {
     expect(shownPath('a\u001b[2J\nb\u202ec\u2028d\te')).toBe('a\\u001b[2J\\nb\\u202ec\\u2028d\\te');
     expect(shownPath('x'.repeat(300))).toBe(`${'x'.repeat(200)}…`);
+  });
+});
+
+describe('a name that only starts with two dots is inside (`..notes.md`), `..` and `../x` lead out', () => {
+  it('climbsOut, insideRoot and projectFor', () => {
+    expect(['..', '../x', `..${sep}x`, '..notes.md', '..d/x.md', '.', 'a/..b', ''].map(climbsOut)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    const { base, root } = layout();
+    writeFileSync(join(root, '..notes.md'), 'notes\n');
+    mkdirSync(join(root, '..drafts'));
+    writeFileSync(join(root, '..drafts', 'x.md'), 'x\n');
+    writeFileSync(join(base, '..above.md'), 'above\n');
+    expect(insideRoot(join(root, '..notes.md'), root)).toBe(join(realpathSync(root), '..notes.md'));
+    expect(insideRoot(join(root, '..drafts', 'x.md'), root)).toBe(join(realpathSync(root), '..drafts', 'x.md'));
+    expect(insideRoot(join(base, '..above.md'), root)).toBeNull();
+    expect(insideRoot(join(base, 'secret.txt'), root)).toBeNull();
+    // the project of a file given alone: the folder with a .loopkit.yaml above it; outside the working directory, `.`
+    writeFileSync(join(root, '.loopkit.yaml'), 'skills_dir: skills\n');
+    writeFileSync(join(root, '..drafts', '.loopkit.yaml'), 'skills_dir: skills\n');
+    expect(projectFor('..drafts/x.md', undefined, root)).toBe('..drafts');
+    expect(projectFor('root/..drafts/x.md', undefined, base)).toBe('root/..drafts');
+    expect(projectFor('root/a.txt', undefined, base)).toBe('root');
+    expect(projectFor('../..above.md', undefined, root)).toBe('.');
   });
 });

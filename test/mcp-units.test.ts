@@ -2051,6 +2051,8 @@ describe('host.ts: SessionModelHost', () => {
         '.gitignore',
         'sub/.gitignore',
         'skills/looping-once/scripts/run.sh',
+        // a name that only starts with two dots is inside the project
+        '..notes.md',
         // not: other files, a script below a folder of scripts, names that only end like them
         'notes.txt',
         'skills/looping-once/scripts/lib/x.sh',
@@ -2073,6 +2075,7 @@ describe('host.ts: SessionModelHost', () => {
         ['.gitignore', 'changed'],
         ['sub/.gitignore', 'changed'],
         ['skills/looping-once/scripts/run.sh', 'changed'],
+        ['..notes.md', 'changed'],
       ]);
       // one timer, however many events
       expect(vi.getTimerCount()).toBe(1);
@@ -2092,6 +2095,7 @@ describe('host.ts: SessionModelHost', () => {
         'changed .gitignore',
         'changed sub/.gitignore',
         'changed skills/looping-once/scripts/run.sh',
+        'changed ..notes.md',
       ]);
       expect([h.pending.size, h.timer]).toEqual([0, null]);
       await answered;

@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { entryError, type ConfigError, type LoadedConfig } from '../config/load.js';
 import { isPathSpecifier, resolvePackage } from '../config/module-path.js';
 import { importModule } from '../util/import-module.js';
+import { climbsOut } from '../util/paths.js';
 import type { Severity } from '../engine/diagnostic.js';
 import { READS, type Read } from '../engine/reads.js';
 import type { Certainty, FilePart, FixPart, MessageTemplate, Rule, RuleCategory, RuleContext, RuleMeta } from '../engine/rule.js';
@@ -252,7 +253,7 @@ function packageVersion(file: string): string {
 /** A path as the user reads it: relative to the project when inside it. */
 function shown(root: string, file: string): string {
   const rel = relative(root, file);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.replace(/\\/gu, '/') : file;
+  return rel !== '' && !climbsOut(rel) && !isAbsolute(rel) ? rel.replace(/\\/gu, '/') : file;
 }
 
 function firstLine(e: Error): string {

@@ -5,6 +5,7 @@ import { CONFIG_FILE } from '../config/errors.js';
 import { UsageError } from '../engine/errors.js';
 import type { Project, Skill } from '../model/types.js';
 import { didYouMean } from '../util/closest.js';
+import { climbsOut } from '../util/paths.js';
 
 /**
  * The project a runtime file (a state file, a trace) is checked in: `--project` when given; for a
@@ -16,7 +17,7 @@ export function projectFor(file: string, explicit: string | undefined, cwd: stri
   if (explicit !== undefined) return explicit;
   const abs = resolve(cwd, file);
   const rel = relative(cwd, abs);
-  if (rel.startsWith('..') || isAbsolute(rel)) return '.';
+  if (climbsOut(rel) || isAbsolute(rel)) return '.';
   for (let dir = dirname(abs); ; dir = dirname(dir)) {
     if (existsSync(join(dir, CONFIG_FILE))) return relative(cwd, dir) || '.';
     if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return '.';

@@ -8,6 +8,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { relative, resolve, sep } from 'node:path';
 import { IGNORED_PATH, type FileChange, type ProjectSession, type SessionCheck } from '../engine/session.js';
 import { openSession } from '../api/engine.js';
+import { climbsOut } from '../util/paths.js';
 
 /** What the answers read of a check: the model, the graph and the problems. */
 export type Checked = Pick<SessionCheck, 'project' | 'graph' | 'diagnostics' | 'rules' | 'errors' | 'warnings' | 'info'>;
@@ -56,7 +57,7 @@ export class SessionModelHost implements ModelHost {
     this.watcher = watcher;
     watcher.on('all', (event, path) => {
       const rel = relative(abs, resolve(path)).split(sep).join('/');
-      if (rel === '' || rel.startsWith('..')) return;
+      if (rel === '' || climbsOut(rel)) return;
       const type: FileChange['type'] =
         event === 'add' || event === 'addDir' ? 'created' : event === 'unlink' || event === 'unlinkDir' ? 'deleted' : 'changed';
       // a file added or removed may be a skill, a linked file or a state file the config names; a change counts when it can reach the model

@@ -2,6 +2,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { DirEntry } from '../model/types.js';
+import { climbsOut } from '../util/paths.js';
 import { decodeUtf8 } from '../util/text.js';
 
 /** Files larger than this are not read (a skill document is never this big). */
@@ -303,7 +304,7 @@ export function insideRoot(abs: string, root: string): string | null {
     const realRoot = cachedRealPath(root);
     if (realRoot === null) return null;
     const rel = relative(realRoot, real);
-    if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel))) return real;
+    if (rel === '' || (!climbsOut(rel) && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel))) return real;
     return null;
   } catch {
     return null;

@@ -5,7 +5,15 @@
  * Prose is split into path-like tokens (letters, digits, `_ . $ ~ % @ -` plus the separators
  * `\ / :`); everything else (white space, quotes, brackets, `, ; | * = + ! ? # ^ &`…) ends a token.
  */
-import { posix } from 'node:path';
+import { posix, sep } from 'node:path';
+
+/**
+ * Does a relative path (as `path.relative` gives it, either separator) lead out of the folder it is
+ * relative to: `..` or `../…`? A name that only starts with two dots (`..notes.md`) is inside.
+ */
+export function climbsOut(rel: string): boolean {
+  return rel === '..' || rel.startsWith('../') || rel.startsWith(`..${sep}`);
+}
 
 /**
  * The skill-directory placeholder of link destinations (`{baseDir}/references/x.md`, also

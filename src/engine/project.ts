@@ -249,12 +249,14 @@ export interface LoadProjectOptions {
   overlay?: ReadonlyMap<string, string>;
   /** directory listings to reuse (a session keeps them until files are created or deleted) */
   listings?: Listings;
+  /** the places pathOnDisk answered from those listings (kept and forgotten with them) */
+  placesOnDisk?: Map<string, string | null>;
   /**
    * The skills of the model before, by SKILL.md path, with the per-file outcomes each was made from:
    * a skill whose outcomes are the same objects is the same skill (a session keeps it until the
    * project is read again, projectModel fills it)
    */
-  skillModels?: Map<string, { inputs: readonly unknown[]; skill: Skill }>;
+  skillModels?: Map<string, { inputs: readonly unknown[]; skill: Skill; references: readonly string[] }>;
   /** the targets the command line names (`--target`): every skill's, instead of the configured or detected ones */
   targets?: readonly Target[];
 }
@@ -570,17 +572,24 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   const skills: Skill[] = drafts.map((draft) => {
     if (!opts.skillModels) return skillModel(draft);
     // the outcomes the skill is made of: where each is the one it was made from before, it is that skill
+    const own = markdown.get(draft.skillPath)!;
+    const before = opts.skillModels.get(draft.skillPath);
+    // the paths of the files SKILL.md links to, as they were when its text was the same
+    const references = !opts.references
+      ? []
+      : before?.inputs[0] === own
+        ? before.references
+        : own.facts.file.links.map((l) => referencePath(draft, l.target));
     const inputs = [
-      markdown.get(draft.skillPath),
+      own,
       draft.loopPath ? markdown.get(draft.loopPath) : null,
       draft.handoffsPath ? markdown.get(draft.handoffsPath) : null,
       ...(draft.scripts ?? []).map((p) => scripts.get(p)),
-      ...(opts.references ? markdown.get(draft.skillPath)!.facts.file.links.map((l) => markdown.get(referencePath(draft, l.target))) : []),
+      ...references.map((p) => markdown.get(p)),
     ];
-    const before = opts.skillModels.get(draft.skillPath);
     if (before && before.inputs.length === inputs.length && before.inputs.every((x, i) => x === inputs[i])) return before.skill;
     const skill = skillModel(draft);
-    opts.skillModels.set(draft.skillPath, { inputs, skill });
+    opts.skillModels.set(draft.skillPath, { inputs, skill, references });
     return skill;
   });
   function skillModel(draft: (typeof drafts)[number]): Skill {
@@ -636,9 +645,14 @@ export function projectModel(opts: LoadProjectOptions, files: ProjectFiles): Pro
   // names compared with the directory listings, never asked of a file system that may ignore case
   const pathsOnDisk = new Map<string, string | null>();
   const listings: Listings = opts.listings ?? new Map();
+  const known = opts.placesOnDisk ?? new Map<string, string | null>();
   const onDisk = (place: string) => {
     let found = pathsOnDisk.get(place);
-    if (found === undefined) pathsOnDisk.set(place, (found = pathOnDisk(root, place, listings, files.dirs)));
+    if (found === undefined) {
+      found = known.get(place);
+      if (found === undefined) known.set(place, (found = pathOnDisk(root, place, listings, files.dirs)));
+      pathsOnDisk.set(place, found);
+    }
     return found;
   };
   const checked = new Set<string>();

@@ -190,6 +190,8 @@ export class ProjectSession {
   private current: SessionState = { version: 0, check: null, failure: null, lastGood: null };
   /** directory listings, as the model read them (forgotten whenever the project is read again) */
   private readonly listings: Listings = new Map();
+  /** the places looked up in those listings, and what was found (forgotten with them) */
+  private readonly placesOnDisk = new Map<string, string | null>();
   private dirty = new Set<string>();
   private reread = true;
   private pending: Promise<SessionState> | null = null;
@@ -389,6 +391,7 @@ export class ProjectSession {
     );
     const t0 = performance.now();
     this.listings.clear();
+    this.placesOnDisk.clear();
     try {
       const display = this.options.root;
       const { prepared, plan, enabled } = await planRun(
@@ -411,6 +414,7 @@ export class ProjectSession {
         runner: this.remembering(runner, loaded.config.canonical_loop_sections),
         overlay: this.overlay,
         listings: this.listings,
+        placesOnDisk: this.placesOnDisk,
         skillModels: new Map(),
       };
       const files = await readProjectFiles(opts);

@@ -39,6 +39,8 @@ export interface Hosted {
   published: Map<string, string>;
   /** the session version published last */
   version: number;
+  /** the URI of each project file published (the same on every publication) */
+  uris: Map<string, string>;
 }
 
 export interface WorkspaceHost {
@@ -192,7 +194,7 @@ export class Workspace {
       this.notProjects.add(root);
       return null;
     }
-    const hosted: Hosted = { root, session, published: new Map(), version: -1 };
+    const hosted: Hosted = { root, session, published: new Map(), version: -1, uris: new Map() };
     this.projects.set(root, hosted);
     this.host.log(`${folder ? 'workspace folder' : 'project'} ${root}: ${describe(session.state)}`);
     const note = session.state.check?.presetNote ?? session.state.check?.layoutNote;
@@ -261,7 +263,8 @@ export class Workspace {
   private diagnosticsByUri(hosted: Hosted, state: SessionState): Map<string, LspDiagnostic[]> {
     const out = new Map<string, LspDiagnostic[]>();
     const add = (file: string, d: LspDiagnostic) => {
-      const uri = fileUri(hosted.root, file);
+      let uri = hosted.uris.get(file);
+      if (uri === undefined) hosted.uris.set(file, (uri = fileUri(hosted.root, file)));
       const list = out.get(uri);
       if (list) list.push(d);
       else out.set(uri, [d]);

@@ -30,9 +30,11 @@ export default defineRule({
       const loop = skill.loop;
       if (!loop) return;
       // handoff directives attached to a transition are checked by constraints-unknown-handoff-target
-      const attached = new Set(loop.transitions.flatMap((t) => (t.handoff ? [t.handoff.line] : [])));
+      let attached: Set<number> | undefined;
       for (const h of loop.handoffs) {
-        if (attached.has(h.line) || SPECIAL_TARGETS.has(h.skill) || known.has(h.skill)) continue;
+        if (SPECIAL_TARGETS.has(h.skill) || known.has(h.skill)) continue;
+        attached ??= new Set(loop.transitions.flatMap((t) => (t.handoff ? [t.handoff.line] : [])));
+        if (attached.has(h.line)) continue;
         report({
           messageId: 'unknown',
           data: {

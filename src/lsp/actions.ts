@@ -69,7 +69,7 @@ function frontmatterEnd(lines: readonly string[]): number | null {
   return null;
 }
 
-const NEXT_LINE = /^(\s*(?:<!--|#)\s*loopkit-disable-next-line)((?:\s+[a-z0-9-]+,?)*)(.*)$/u;
+const NEXT_LINE = /^(\s*(?:<!--|#)\s*loopkit-disable-next-line)((?:\s+[a-z0-9][a-z0-9-]*,?)*)(.*)$/u;
 
 /** The edits that silence `code` on a 0-based line. */
 function suppressionEdits(ctx: FeatureContext, code: string, line: number): TextEdit[] | null {

@@ -16,6 +16,7 @@ import {
 } from 'vscode-languageserver';
 import type { Diagnostic, Related, Severity } from '../engine/diagnostic.js';
 import { ruleDocsDirectory } from '../reporters/docs.js';
+import { climbsOut } from '../util/paths.js';
 
 /** The absolute path of a `file:` URI (null for other schemes: untitled buffers, git views …). */
 export function uriPath(uri: string): string | null {
@@ -39,7 +40,7 @@ export function fileUri(root: string, file: string): string {
 /** The project-relative path (with `/`) of an absolute path inside `root`, or null outside it. */
 export function projectPath(root: string, abs: string): string | null {
   const rel = relative(root, abs);
-  if (rel.startsWith('..') || isAbsolute(rel)) return null;
+  if (climbsOut(rel) || isAbsolute(rel)) return null;
   return rel.split(sep).join('/');
 }
 

@@ -269,6 +269,7 @@ export function workspaceSymbols(ctx: Omit<FeatureContext, 'path' | 'lines' | 'k
     });
   }
   const full = { ...ctx, path: '', lines: [], kind: null } as FeatureContext;
+  const memo = new Map<string, readonly string[]>();
   for (const state of ctx.index.states) {
     if (out.length >= limit) break;
     if (!matches(state, query)) continue;
@@ -278,7 +279,7 @@ export function workspaceSymbols(ctx: Omit<FeatureContext, 'path' | 'lines' | 'k
       name: state,
       kind: SymbolKind.EnumMember,
       containerName: decl.skill >= 0 ? ctx.check.project.skills[decl.skill]!.name : 'state',
-      location: location(ctx.root, decl.file, span(decl.line, decl.column, decl.name.length)),
+      location: occurrenceLocation(full, decl, memo),
     });
   }
   return out;

@@ -172,7 +172,8 @@ export async function codeActions(ctx: FeatureContext, req: ActionRequest, diagn
     }
   }
   const repairables = inFile.filter((d) => repairable(d, rules));
-  if (repairables.length > 0 && (wants(FIX_ALL) || (req.only.length === 0 && repairables.length > 1))) {
+  // offered whenever --fix repairs something here (as ESLint's "fix all auto-fixable problems"), and when asked for by kind
+  if (repairables.length > 0 && wants(FIX_ALL)) {
     const fixed = await fixText(ctx.path, text, repairables, config, rules);
     const e = fixed === null ? null : textEdit(text, fixed);
     if (e) out.push({ title: 'Fix all loopkit problems that --fix repairs in this file', kind: FIX_ALL, edit: edit([e]) });

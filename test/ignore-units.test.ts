@@ -10,7 +10,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import type * as PathModule from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_IGNORES,
   defaultHides,
@@ -299,6 +300,15 @@ describe('IgnoreRules: sources, order and what a match says', () => {
     });
   });
 
+  it('only a default is conditional: `_*/` and `*-workspace/` written in a setting or a .gitignore hide every folder they match', () => {
+    const rules = plain({ ignores: ['_*/'], ignorePatterns: ['*-workspace/'] });
+    expect(rules.test('_x', true)).toStrictEqual({ source: 'config', pattern: '_*/', keepsSkill: false });
+    expect(rules.test('a-workspace', true)).toStrictEqual({ source: 'command line', pattern: '*-workspace/', keepsSkill: false });
+    // (the defaults come after git: gitOnly shows the .gitignore's own match)
+    const git = plain().withGitignore('', '_*/\n').gitOnly();
+    expect(git.test('a/_x', true)).toStrictEqual({ source: 'gitignore', pattern: '_*/', file: '.gitignore', keepsSkill: false });
+  });
+
   it('the root itself is never ignored: test("") is null', () => {
     const rules = plain({ ignores: ['*'] });
     expect(rules.test('', false)).toBeNull();
@@ -546,6 +556,29 @@ describe('IgnoreRules.forProject: git’s files', () => {
   });
 });
 
+describe('IgnoreRules.forProject where path.sep is `\\` (Windows)', () => {
+  // a fresh copy of the module that sees node:path with sep `\`; on Linux a folder name may hold a
+  // backslash, which stands here for Windows' separator
+  it.skipIf(process.platform === 'win32')('turns the way down from a folder above and the git file’s path into posix', async () => {
+    vi.resetModules();
+    vi.doMock('node:path', async (importOriginal) => ({ ...(await importOriginal<typeof PathModule>()), sep: '\\' }));
+    try {
+      const win = await import('../src/discover/ignore.js');
+      const outer = tree({ 'w\\x/.git/HEAD': '', 'w\\x/.gitignore': '/p/q/x.md\n', 'w\\x/p\\q/.keep': '' });
+      const rules = win.IgnoreRules.forProject(join(outer, 'w\\x', 'p\\q'), NONE);
+      expect(rules.test('x.md', false)).toStrictEqual({
+        source: 'gitignore',
+        pattern: '/p/q/x.md',
+        file: `${outer}/w/x/.gitignore`,
+        keepsSkill: false,
+      });
+    } finally {
+      vi.doUnmock('node:path');
+      vi.resetModules();
+    }
+  });
+});
+
 describe('gitIgnoredPaths', () => {
   const root = tree({
     '.git/HEAD': '',
@@ -594,6 +627,10 @@ describe('gitIgnoredPaths', () => {
     expect(
       gitIgnoredPaths(root, ['.', './', '..', './.', 'docs/..', './x.local.md', 'docs/../a/c.md', 'docs/./secret.md', 'ok.md']),
     ).toEqual(new Set(['./x.local.md', 'docs/../a/c.md', 'docs/./secret.md']));
+  });
+
+  it('a place written with a trailing slash (or several) is judged without it and named as written', () => {
+    expect(gitIgnoredPaths(root, ['x.local.md/', 'docs/secret.md//', 'ok.md/'])).toEqual(new Set(['x.local.md/', 'docs/secret.md//']));
   });
 
   it('a root-level path is judged by the root’s rules even when every top-level folder is ignored', () => {

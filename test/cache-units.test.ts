@@ -650,6 +650,26 @@ describe('numbers JSON cannot write (YAML frontmatter can)', () => {
     expect(new ResultCache(file).get(job('a/SKILL.md', 'skill'), 'h')).toEqual(skill);
   });
 
+  it('a number nested deeper than the look for marks goes (64 levels) is written as one all the same', () => {
+    for (const levels of [70, 200]) {
+      let deep: unknown = -Infinity;
+      for (let i = 0; i < levels; i++) deep = i % 2 === 0 ? [deep] : { k: deep };
+      const { file, cache } = fresh();
+      const skill = skillOutcome('a/SKILL.md', [fmEntry('deep', deep)]);
+      cache.set(job('a/SKILL.md', 'skill'), 'h', skill);
+      cache.save();
+      expect(new ResultCache(file).get(job('a/SKILL.md', 'skill'), 'h'), `${levels} levels`).toEqual(skill);
+    }
+  });
+
+  it('an object with a key like the mark beside other keys, in nested entries, is read back as it was', () => {
+    const { file, cache } = fresh();
+    const skill = skillOutcome('a/SKILL.md', [fmEntry('map', 'scalar')], [fmEntry('map.x', { a: 1, $num: 'x' })]);
+    cache.set(job('a/SKILL.md', 'skill'), 'h', skill);
+    cache.save();
+    expect(new ResultCache(file).get(job('a/SKILL.md', 'skill'), 'h')).toEqual(skill);
+  });
+
   it('a shard read with such numbers keeps them when another of its entries is written', () => {
     const { file, cache } = fresh();
     const skill = skillOutcome('a/SKILL.md', odd);

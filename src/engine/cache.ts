@@ -258,10 +258,15 @@ function reviver(_key: string, value: unknown): unknown {
 /** Is a text written with the replacer's marks (read it with the reviver)? */
 const marked = (text: string) => text.includes('$num"');
 
-/** Does a value need the replacer: a number JSON cannot write, or a key that looks like its mark (only YAML frontmatter has either)? */
+/**
+ * Does a value need the replacer: a number JSON cannot write, or a key that looks like its mark (only
+ * YAML frontmatter has either)? Below 64 levels it is not looked at: the replacer is used (it writes
+ * any value right; this only spares it to the shards that need none).
+ */
 function needsMarks(value: unknown, depth = 0): boolean {
   if (typeof value === 'number') return !Number.isFinite(value);
-  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > 64) return true;
   if (!Array.isArray(value) && Object.keys(value).some((k) => MARK_LIKE.test(k))) return true;
   for (const v of Array.isArray(value) ? value : Object.values(value)) if (needsMarks(v, depth + 1)) return true;
   return false;

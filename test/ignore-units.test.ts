@@ -298,6 +298,14 @@ describe('IgnoreRules: sources, order and what a match says', () => {
       file: 'b.yaml',
       keepsSkill: false,
     });
+    // a config file named '' is a file of its own, not "no file" (the key of a pattern's origin tells them apart)
+    expect(plain({ ignores: ['empty/'], configFile: '' }).test('empty', true)).toStrictEqual({
+      source: 'config',
+      pattern: 'empty/',
+      file: '',
+      keepsSkill: false,
+    });
+    expect(plain({ ignores: ['empty/'] }).test('empty', true)).toStrictEqual({ source: 'config', pattern: 'empty/', keepsSkill: false });
   });
 
   it('only a default is conditional: `_*/` and `*-workspace/` written in a setting or a .gitignore hide every folder they match', () => {

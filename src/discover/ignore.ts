@@ -105,7 +105,7 @@ interface Mark {
 const marks = new Map<string, Mark>();
 /** Patterns carry where they come from as the `ignore` package's `mark` (a string: an index into `marks`). */
 function marked(pattern: string, mark: Mark): { pattern: string; mark: string } {
-  const key = `${mark.source}\u0000${mark.file ?? ''}\u0000${mark.pattern}`;
+  const key = JSON.stringify([mark.source, mark.file ?? null, mark.pattern]);
   if (!marks.has(key)) marks.set(key, mark);
   return { pattern, mark: key };
 }

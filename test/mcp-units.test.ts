@@ -728,6 +728,10 @@ describe('answers.ts: checkAnswer', () => {
     expect(thrown(() => checkAnswer(team, ['skills/runing-a/LOOP.md']))).toBe(
       "UsageError: no file 'skills/runing-a/LOOP.md' in the project; did you mean 'skills/running-a/LOOP.md'?",
     );
+    // the path compared as a path: two letters off is near enough (its slashes are not)
+    expect(thrown(() => checkAnswer(team, ['skills/runin-a/LOOP.md']))).toBe(
+      "UsageError: no file 'skills/runin-a/LOOP.md' in the project; did you mean 'skills/running-a/LOOP.md'?",
+    );
     expect(thrown(() => checkAnswer(team, ['skills/./running-a/SKIL.md']))).toBe(
       "UsageError: no file 'skills/./running-a/SKIL.md' in the project; did you mean 'skills/running-a/SKILL.md'?",
     );

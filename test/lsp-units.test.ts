@@ -2860,6 +2860,21 @@ describe('code actions', () => {
     expect(applyEdits(ours, edits).split('\n')[18]).toBe(
       '<!-- loopkit-disable-next-line graph-dead-end, loop-nonstandard-verb -- <reason> -->',
     );
+    // a plugin's code (`<plugin>/<rule>`) is one code; a comment closed right after its codes keeps its end
+    for (const [line, after] of [
+      [
+        '<!-- loopkit-disable-next-line acme/no-bash graph-dead-end -- why -->',
+        '<!-- loopkit-disable-next-line acme/no-bash graph-dead-end, loop-nonstandard-verb -- why -->',
+      ],
+      ['<!-- loopkit-disable-next-line acme/no-bash-->', '<!-- loopkit-disable-next-line acme/no-bash, loop-nonstandard-verb-->'],
+    ] as const) {
+      const text = BUILD_LOOP.replace('2. Commit.', `${line}\n2. Flurbish the widget.`);
+      await e.change(abs, text);
+      await e.settled();
+      const d3 = e.of(abs)!.find((x) => x.code === 'loop-nonstandard-verb')!;
+      const fix = (await e.actions(abs, 19, 19, [d3]))![0]!.edit!.changes![uriOf(abs)]!;
+      expect(applyEdits(text, fix).split('\n')[18], line).toBe(after);
+    }
   });
 
   it('a --fix repair: the preferred quick fix, and the fix of the whole file; applied, the problem is gone', async () => {

@@ -69,7 +69,8 @@ function frontmatterEnd(lines: readonly string[]): number | null {
   return null;
 }
 
-const NEXT_LINE = /^(\s*(?:<!--|#)\s*loopkit-disable-next-line)((?:\s+[a-z0-9][a-z0-9-]*,?)*)(.*)$/u;
+// the codes as the parser reads them (words up to ` -- `; a plugin's `<name>/<rule>` is one), never the comment's `-->`
+const NEXT_LINE = /^(\s*(?:<!--|#)\s*loopkit-disable-next-line)((?:\s+[^\s,>-](?:[^\s,>-]|-(?!->))*,?)*)(.*)$/u;
 
 /** The edits that silence `code` on a 0-based line. */
 function suppressionEdits(ctx: FeatureContext, code: string, line: number): TextEdit[] | null {

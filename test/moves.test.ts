@@ -8,23 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { graphFromEdges, type Edge } from '../src/graph/graph.js';
 import { judgeMove, legalMoves, runEnded } from '../src/graph/moves.js';
 import { RunJudge, statesText, type Finding, type RunStep } from '../src/runtime/run-judge.js';
+import { declaredEdge } from './helpers/edges.js';
 
 let line = 0;
 function edge(from: string, to: string, skill = 'running-a', extra: Partial<Edge> = {}): Edge {
-  line++;
-  return {
-    from,
-    to,
-    arrow: '→',
-    file: `skills/${skill}/LOOP.md`,
-    line,
-    column: 1,
-    fromColumn: 12,
-    toColumn: 20,
-    section: 'State Transition Rule',
-    skill,
-    ...extra,
-  };
+  return declaredEdge(from, to, skill, ++line, extra);
 }
 const halt = (reason: string, after: number | null) => ({ halt: { reason, after, line: line + 1, column: 1, reasonColumn: 6 } });
 const handoff = (skill: string, agent: string) => ({ handoff: { skill, agent, line: line + 1, column: 1, skillColumn: 9 } });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../src/engine/diagnostic.js';
-import { graphFromEdges, type Edge, type StateGraph } from '../src/graph/graph.js';
+import { graphFromEdges, type StateGraph } from '../src/graph/graph.js';
 import type { AgentDef } from '../src/model/agents.js';
 import { compileSchema, type CompiledSchema } from '../src/model/schema.js';
 import type { Project, Skill } from '../src/model/types.js';
@@ -17,23 +17,10 @@ import { RunJudge, type Finding, type RunStep } from '../src/runtime/run-judge.j
 import { checkStateFile } from '../src/runtime/state-check.js';
 import { currentStateField, StateRun, statesOfValue, versionStep } from '../src/runtime/state-run.js';
 import { TraceChecker, type TraceResult } from '../src/runtime/trace-check.js';
+import { declaredEdge } from './helpers/edges.js';
 
 /** A transition declared on `line` of the skill's LOOP.md (column 1; the handoff or halt on the next line). */
-function edge(from: string, to: string, skill: string, line: number, extra: Partial<Edge> = {}): Edge {
-  return {
-    from,
-    to,
-    arrow: '→',
-    file: `skills/${skill}/LOOP.md`,
-    line,
-    column: 1,
-    fromColumn: 12,
-    toColumn: 20,
-    section: 'State Transition Rule',
-    skill,
-    ...extra,
-  };
-}
+const edge = declaredEdge;
 const halt = (reason: string, after: number | null, line: number) => ({ halt: { reason, after, line, column: 3, reasonColumn: 8 } });
 const handoff = (skill: string, agent: string, line: number) => ({ handoff: { skill, agent, line, column: 3, skillColumn: 11 } });
 

@@ -21,6 +21,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { OTHER_USE_FOLDERS } from '../model/skill-dir.js';
 import { readText } from '../parse/fs.js';
+import { climbsOut } from '../util/paths.js';
 
 /** Where an ignore pattern comes from. */
 export type IgnoreSource = 'default' | 'gitignore' | 'config' | 'command line';
@@ -337,7 +338,7 @@ export function gitIgnoredPaths(root: string, paths: Iterable<string>): Set<stri
   for (const path of paths) {
     // a place as a link writes it (`./x.md`, `a/../b`, `.`): judged in its normal form, the root and places outside it never
     const place = posix.normalize(path).replace(/\/+$/u, '');
-    if (place === '.' || place === '..' || place === '' || place.startsWith('../') || place.startsWith('/')) continue;
+    if (place === '.' || place === '' || climbsOut(place) || place.startsWith('/')) continue;
     const slash = place.lastIndexOf('/');
     const rules = rulesIn(slash < 0 ? '' : place.slice(0, slash));
     if (rules !== null && rules.test(place, false) !== null) out.add(path);

@@ -303,6 +303,23 @@ describe('the run judge', () => {
     expect(j.step(one('review'))).toEqual({ taken: [], possible: [P[1], P[3]] });
   });
 
+  it('a run in one of several states that steps to the first of them has not certainly taken its self-loop', () => {
+    const { j } = judgeOn(G);
+    j.step(one('build'));
+    // build → review declared, build → build a stay: in review or build, review first
+    j.step({ states: ['review', 'build'], label: 'WORKING' });
+    expect(j.states).toEqual(['review', 'build']);
+    // review → review (the self-loop) or build → review: both possible, neither taken
+    expect(j.step(one('review'))).toEqual({ taken: [], possible: [P[3], P[1]] });
+  });
+
+  it('an undeclared move into a state with a self-loop takes nothing', () => {
+    const { j, findings } = judgeOn(G);
+    j.step(one('build'));
+    expect(j.step(one('loop'))).toEqual({ taken: [], possible: [] });
+    expect(findings.map((f) => [f.code, f.data.from, f.data.to])).toEqual([['trace-undeclared-transition', "'build'", "'loop'"]]);
+  });
+
   it('a step that repeats the iteration number stays without taking the self-loop; the next iteration takes it', () => {
     const { j } = judgeOn(G);
     expect(j.step(one('review', { iteration: 1 }))).toEqual({ taken: [], possible: [] });

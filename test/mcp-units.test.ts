@@ -1880,7 +1880,7 @@ describe('server.ts: a model that is large, stale, slow or cannot be read', () =
         contents: ['SKILL.md', 'LOOP.md'].map((f) => ({
           uri: `loopkit://skills/running-a/${f}`,
           mimeType: 'text/markdown',
-          text: `(cannot read skills/running-a/${f}: Is a symbolic link that leads outside the project)`,
+          text: `(cannot read skills/running-a/${f}: Is a symbolic link that leads outside the project (or nowhere))`,
         })),
       });
     } finally {

@@ -131,7 +131,7 @@ describe('loopkit mcp refuses every path that leads out, and every file that is 
       [
         'skill-read-error',
         'skills/leaking-secrets/SKILL.md',
-        'Failed to read skills/leaking-secrets/SKILL.md: Is a symbolic link that leads outside the project',
+        'Failed to read skills/leaking-secrets/SKILL.md: Is a symbolic link that leads outside the project (or nowhere)',
       ],
     ]);
     // its contract is no resource: nothing of it is served

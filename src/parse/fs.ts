@@ -106,8 +106,8 @@ export function errnoText(e: NodeJS.ErrnoException): string {
   }
 }
 
-/** Why a file is not read when it is a link that leads out of the project. */
-export const LINK_OUT = 'Is a symbolic link that leads outside the project';
+/** Why a file is not read when it is a link that leads out of the project or to nothing (one message for both: which one would tell whether a path outside exists). */
+export const LINK_OUT = 'Is a symbolic link that leads outside the project (or nowhere)';
 
 /** A path's own stat (a link is not followed), or null when it cannot be had. */
 export function linkStat(abs: string): Stats | null {

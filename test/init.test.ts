@@ -50,6 +50,24 @@ describe('loopkit init', () => {
     expect(check.stderr).toBe('');
   });
 
+  it('counts the skills check finds: an index, a piece of another skill and their skills as check classifies them', async () => {
+    const dir = temps.dir();
+    const fm = (name: string) =>
+      `---\nname: ${name}\ndescription: Does ${name}. Use when the user asks to ${name}.\n---\n# ${name}\n\nDo it.\n`;
+    mkdirSync(join(dir, 'openclaw', 'skills', 'do'), { recursive: true });
+    mkdirSync(join(dir, 'skills', 'flow'), { recursive: true });
+    mkdirSync(join(dir, 'flavors', 'flow'), { recursive: true });
+    // an index of the skills below it, and a piece of skills/flow (no frontmatter, the same folder name)
+    writeFileSync(join(dir, 'openclaw', 'SKILL.md'), '# The skills of openclaw\n');
+    writeFileSync(join(dir, 'openclaw', 'skills', 'do', 'SKILL.md'), fm('do'));
+    writeFileSync(join(dir, 'skills', 'flow', 'SKILL.md'), fm('flow'));
+    writeFileSync(join(dir, 'flavors', 'flow', 'SKILL.md'), '# Flow for the web\n');
+    const r = await run(['init', dir, '--yes']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('with preset agent-skills (2 skills without LOOP.md');
+    expect((await run(['check', dir, '--no-cache'])).stdout).toMatch(/· {2}2 skills, /u);
+  });
+
   it('picks the preset that fits an existing project and adds no example', async () => {
     const plain = temps.copy('plain-collection');
     const a = await run(['init', plain, '--yes']);

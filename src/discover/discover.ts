@@ -23,8 +23,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { insideRoot, isDirectory } from '../parse/fs.js';
 import type { UncheckedReason, UncheckedSkill } from '../model/types.js';
 import { isAgentFolder, isSkillsFolder, skillsFoldersOf } from '../model/skill-dir.js';
-import { IgnoreRules } from './ignore.js';
-import { walkProject, type IgnoredFolder, type Walk } from './walk.js';
+import type { IgnoredFolder, Walk } from './walk.js';
 
 export type { UncheckedReason, UncheckedSkill };
 
@@ -341,10 +340,4 @@ export function homesOf(skills: readonly string[]): string[] {
 /** The folders that hold the skills (the parent of each skill folder), sorted. */
 export function foldersOf(skills: readonly string[]): string[] {
   return [...new Set(skills.map((d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '')))].sort();
-}
-
-/** Every skill of the project at `root` found everywhere, with no settings (what `loopkit init` sees). */
-export function everySkill(root: string): string[] {
-  const rules = IgnoreRules.forProject(root, { ignores: [], configFile: null, ignorePatterns: [] });
-  return classify(walkProject(root, rules), null, (d) => insideRoot(join(root, d), root)).skills;
 }

@@ -144,6 +144,30 @@ export interface LayoutOptions {
 /** `skills_dir` where the config does not write it and the preset does not find skills everywhere (the reference's default). */
 const DEFAULT_SKILLS_DIR = 'skills/';
 
+/** How discovery reads a project's folders: each one's real place, whether its SKILL.md has frontmatter, whether it is a code package's. */
+function foldersReader(root: string): {
+  realOf: (d: string) => string | null;
+  frontmatterIn: (d: string) => boolean | null;
+  packageIn: (d: string) => boolean;
+} {
+  return {
+    realOf: (d) => insideRoot(join(root, d), root),
+    frontmatterIn: (d) => hasFrontmatter(join(root, d, 'SKILL.md'), root),
+    packageIn: (d) => isPackageFolder(d, (f) => exists(join(root, d, f))),
+  };
+}
+
+/**
+ * Every skill of the project at `root` found everywhere with no settings (what `loopkit init` sees),
+ * classified as `check` classifies them: indexes, pieces of another skill and package documents are
+ * no skills.
+ */
+export function everySkill(root: string): string[] {
+  const rules = IgnoreRules.forProject(root, { ignores: [], configFile: null, ignorePatterns: [] });
+  const { realOf, frontmatterIn, packageIn } = foldersReader(root);
+  return classify(walkProject(root, rules), null, realOf, frontmatterIn, packageIn).skills;
+}
+
 /**
  * The skills of a project (discover/discover.ts): every SKILL.md that is not ignored, either as a
  * skill or, outside the skills directories, as a skill that is not checked. A named skills
@@ -170,9 +194,7 @@ export function projectLayout(root: string, displayRoot: string, loaded: LoadedC
     rootIndex: d.rootIndex,
     unreadable: d.unreadable,
   });
-  const realOf = (d: string) => insideRoot(join(root, d), root);
-  const frontmatterIn = (d: string) => hasFrontmatter(join(root, d, 'SKILL.md'), root);
-  const packageIn = (d: string) => isPackageFolder(d, (f) => exists(join(root, d, f)));
+  const { realOf, frontmatterIn, packageIn } = foldersReader(root);
   if (options.everywhere) {
     const found = classify(walkProject(root, rules), null, realOf, frontmatterIn, packageIn);
     if (found.skills.length === 0 && found.unchecked.length === 0) {

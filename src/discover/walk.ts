@@ -11,7 +11,7 @@ import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { CONFIG_FILE } from '../config/errors.js';
 import { within } from '../parse/confine.js';
 import { exists, insideRoot, isDirectory, readText } from '../parse/fs.js';
-import { defaultHides, type IgnoreMatch, type IgnoreRules } from './ignore.js';
+import { defaultHides, repositoryTop, type IgnoreMatch, type IgnoreRules } from './ignore.js';
 import { nodeModule } from '../util/node-module.js';
 
 /** The files that keep a folder a default ignore names (`build/`, `test/` …): it is a skill (its SKILL.md) or a plugin (its manifest). */
@@ -87,6 +87,8 @@ function trackedSkillFiles(root: string): Tracked {
   const folders = new Set<string>();
   // core.fsmonitor off: a checked repository's own git config must not make loopkit run a command of its choosing
   const args = ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--', '*SKILL.md'];
+  // outside a work tree there is nothing tracked: git is not run (an exported snapshot, a plain folder)
+  if (repositoryTop(root) === null) return { files, folders };
   const git = gitProgram(root);
   if (git === null) return { files, folders };
   const { spawnSync } = nodeModule<typeof ChildProcess>('node:child_process');
@@ -143,7 +145,7 @@ export function walkProject(root: string, rules: IgnoreRules, starts: readonly s
     const skillFile = path === '' ? 'SKILL.md' : `${path}/SKILL.md`;
     const skillMatch = entries.some((e) => e.name === 'SKILL.md') ? here.test(skillFile, false) : undefined;
     if (skillMatch === null || (skillMatch?.source === 'gitignore' && tracked().files.has(skillFile))) {
-      if (path === '' && hasFrontmatter(join(abs, 'SKILL.md'), root) !== true) rootIndex = true;
+      if (path === '' && hasFrontmatter(join(abs, 'SKILL.md'), root) === false) rootIndex = true;
       else found.set(path, real);
     }
     for (const e of entries) {

@@ -105,6 +105,70 @@ describe('npm run accuracy', () => {
     expect(out.gone).toEqual([expect.objectContaining({ line: '99', code: 'skill-broken-link', verdict: 'FALSE' })]);
   });
 
+  it('the report, whole: repositories, the tables per severity, set, set and severity, code and all, the unlabelled and the gone', () => {
+    const { dir, labels, repositories } = corpus();
+    // a warning in each snapshot (an unknown key of the configuration), and a third repository without a snapshot
+    write(join(dir, 'acme__skills', '.loopkit.yaml'), 'extends: agent-skills\ntargets: spec\nskill_dirs: tools\n');
+    write(join(dir, 'other+repo', '.loopkit.yaml'), 'extends: agent-skills\nskill_dirs: skills\n');
+    writeFileSync(repositories, `${readFileSync(repositories, 'utf8')}gone/away\t${'c'.repeat(40)}\theld-out 2\t3\n`);
+    const c = 'a'.repeat(40);
+    writeFileSync(
+      labels,
+      header +
+        `acme/skills\t${c}\ttools/making-maps/SKILL.md\t2\tskill-name-mismatch-dir\tTRUE\tthe name differs\n` +
+        `acme/skills\t${c}\ttools/making-maps/SKILL.md\t8\tskill-broken-link\tFALSE\tthe guide is generated\n` +
+        `acme/skills\t${c}\t.loopkit.yaml\t3\tconfig-unknown-key\tborderline\ta typo, or a key of another tool\n` +
+        `acme/skills\t${c}\ttools/making-maps/SKILL.md\t99\tskill-broken-link\tTRUE\tno longer reported\n`,
+    );
+    const r = accuracy([dir, '--labels', labels, '--repositories', repositories]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const unknown = "Unknown key 'skill_dirs' in .loopkit.yaml; did you mean 'skills_dir'?";
+    expect(r.stdout).toBe(
+      [
+        'loopkit accuracy: 4 labels, 3 repositories',
+        '',
+        'repositories',
+        '  acme/skills [tuning]: 1 skills, exit 1, 3 findings, 2 errors (1 labelled FALSE), commit not verifiable (not a git checkout)',
+        '  other/repo [held-out 1]: 1 skills, exit 0, 1 findings, 0 errors (0 labelled FALSE), commit not verifiable (not a git checkout)',
+        `  gone/away: no snapshot in ${dir} (--clone makes it)`,
+        '',
+        'per severity',
+        '           findings  TRUE  FALSE  BORDERLINE  unlabelled  precision  borderline as false',
+        '  error           2     1      1           0           0     50.0 %               50.0 %',
+        '  warning         2     0      0           1           1          —                0.0 %',
+        '',
+        'per set',
+        '              findings  TRUE  FALSE  BORDERLINE  unlabelled  precision  borderline as false',
+        '  held-out 1         1     0      0           0           1          —                    —',
+        '  tuning             3     1      1           1           0     50.0 %               33.3 %',
+        '',
+        'per set and severity',
+        '                      findings  TRUE  FALSE  BORDERLINE  unlabelled  precision  borderline as false',
+        '  held-out 1 warning         1     0      0           0           1          —                    —',
+        '  tuning error               2     1      1           0           0     50.0 %               50.0 %',
+        '  tuning warning             1     0      0           1           0          —                0.0 %',
+        '',
+        'per code',
+        '                                   findings  TRUE  FALSE  BORDERLINE  unlabelled  precision  borderline as false',
+        '  config-unknown-key (warning)            2     0      0           1           1          —                0.0 %',
+        '  skill-broken-link (error)               1     0      1           0           0      0.0 %                0.0 %',
+        '  skill-name-mismatch-dir (error)         1     1      0           0           0    100.0 %              100.0 %',
+        '',
+        'all',
+        '       findings  TRUE  FALSE  BORDERLINE  unlabelled  precision  borderline as false',
+        '  all         4     1      1           1           1     50.0 %               33.3 %',
+        '',
+        'unlabelled findings: 1',
+        `  other/repo .loopkit.yaml:2 warning config-unknown-key: ${unknown}`,
+        '',
+        'labels no longer reported (fixed, or the finding moved): 1',
+        '  acme/skills tools/making-maps/SKILL.md:99 skill-broken-link (TRUE: no longer reported)',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('a FALSE label lowers the precision of its code and severity; --todo writes label lines to fill in', () => {
     const { dir, labels, repositories } = corpus();
     const commit = 'a'.repeat(40);

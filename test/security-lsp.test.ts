@@ -108,7 +108,10 @@ describe('the language server answers nothing about a file outside the workspace
     expect(comparable(published(client, attack.project))).toEqual(comparable(fromEngine(want.diagnostics)));
     const skill = client.of(join(attack.project, 'skills', 'leaking-secrets', 'SKILL.md'));
     expect(skill.map((d) => [d.code, String(d.message).split('\n')[0]])).toEqual([
-      ['skill-read-error', 'Failed to read skills/leaking-secrets/SKILL.md: Is a symbolic link that leads outside the project (or nowhere)'],
+      [
+        'skill-read-error',
+        'Failed to read skills/leaking-secrets/SKILL.md: Is a symbolic link that leads outside the project (or nowhere)',
+      ],
     ]);
     // its requests answer for the project's files only
     const answers = await askAll(client, uriOf(join(attack.project, 'skills', 'controlling-loops', 'LOOP.md')), 10, 3);

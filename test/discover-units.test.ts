@@ -8,9 +8,9 @@
  * so that a mutation of either file changes what one of them sees (docs/discovery.md).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { trees } from './helpers/tree.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   classify,
@@ -26,22 +26,10 @@ import { IgnoreRules, repositoryTop, type IgnoreMatch } from '../src/discover/ig
 import { gitProgram, hasFrontmatter, walkProject, type Walk } from '../src/discover/walk.js';
 import { everySkill } from '../src/engine/project.js';
 
-const BASE = realpathSync(mkdtempSync(join(tmpdir(), 'loopkit-discover-')));
-afterAll(() => {
-  rmSync(BASE, { recursive: true, force: true });
-});
-
-let count = 0;
-/** A fresh folder under BASE with these files (path → text; folders are made on the way). */
-function tree(files: Record<string, string> = {}): string {
-  const dir = join(BASE, `t${++count}`);
-  mkdirSync(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const TREES = trees('loopkit-discover-');
+const BASE = TREES.base;
+afterAll(() => TREES.remove());
+const tree = (files?: Record<string, string>) => TREES.tree(files);
 
 /** A SKILL.md with frontmatter, and one without. */
 const FM = '---\nname: x\ndescription: Does x.\n---\n# x\n';
@@ -556,7 +544,7 @@ describe('walkProject: folders that cannot be read', () => {
     }
     // made in two steps: the first half from the root, the rest through a link to it from outside the project
     const half = Math.floor(parts.length / 2);
-    const shortcut = join(BASE, `short${++count}`);
+    const shortcut = TREES.fresh('short');
     mkdirSync(join(root, ...parts.slice(0, half)), { recursive: true });
     symlinkSync(join(root, ...parts.slice(0, half)), shortcut);
     mkdirSync(join(shortcut, ...parts.slice(half)), { recursive: true });

@@ -7,10 +7,9 @@
  * the root up to the repository's top and no further) and gitIgnoredPaths. Projects with a git
  * directory are small temporary directories; nothing here runs git.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type * as PathModule from 'node:path';
+import { trees } from './helpers/tree.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_IGNORES,
@@ -23,20 +22,10 @@ import {
   settingPattern,
 } from '../src/discover/ignore.js';
 
-const BASE = realpathSync(mkdtempSync(join(tmpdir(), 'loopkit-ignore-')));
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
-
-let count = 0;
-/** A fresh folder under BASE with these files (path → text; folders are made on the way). */
-function tree(files: Record<string, string>): string {
-  const dir = join(BASE, `t${++count}`);
-  mkdirSync(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const TREES = trees('loopkit-ignore-');
+const BASE = TREES.base;
+afterAll(() => TREES.remove());
+const tree = (files?: Record<string, string>) => TREES.tree(files);
 
 interface Settings {
   ignores: readonly string[];

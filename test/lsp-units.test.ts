@@ -2867,6 +2867,11 @@ describe('code actions', () => {
         '<!-- loopkit-disable-next-line acme/no-bash graph-dead-end, loop-nonstandard-verb -- why -->',
       ],
       ['<!-- loopkit-disable-next-line acme/no-bash-->', '<!-- loopkit-disable-next-line acme/no-bash, loop-nonstandard-verb-->'],
+      // a list that ends in a comma takes the code after it
+      [
+        '<!-- loopkit-disable-next-line graph-dead-end, -- why -->',
+        '<!-- loopkit-disable-next-line graph-dead-end, loop-nonstandard-verb -- why -->',
+      ],
     ] as const) {
       const text = BUILD_LOOP.replace('2. Commit.', `${line}\n2. Flurbish the widget.`);
       await e.change(abs, text);

@@ -83,9 +83,10 @@ function suppressionEdits(ctx: FeatureContext, code: string, line: number): Text
   // a suppression comment right above: add the code to it
   const above = line > 0 ? NEXT_LINE.exec(lines[line - 1]!) : null;
   if (above) {
-    const codes = above[2]!.trim().replace(/,$/u, '');
-    const at = { line: line - 1, character: above[1]!.length + above[2]!.length };
-    return [{ range: { start: at, end: at }, newText: `${codes === '' ? '' : ','} ${code}`.replace(/^,? ?/u, codes === '' ? ' ' : ', ') }];
+    const listed = above[2]!;
+    const at = { line: line - 1, character: above[1]!.length + listed.length };
+    // after a code a comma first; after none, or after a list that ends in one, a space
+    return [{ range: { start: at, end: at }, newText: /^\s*$|,\s*$/u.test(listed) ? ` ${code}` : `, ${code}` }];
   }
   const indent = /^\s*/u.exec(text)![0];
   if (inFrontmatter) {

@@ -12,34 +12,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main, readTsv } from '../scripts/accuracy.mjs';
 import { BAR, MIN_LABELS, NOT_DEFAULT, decisionTable, decisions, pct, type Label } from '../scripts/heuristic-precision.mjs';
-import { BIN, cleanEnv, ROOT, Temps, type Run } from './helpers/cli.js';
+import { BIN, cleanEnv, ROOT, Temps } from './helpers/cli.js';
+import { accuracy, write } from './helpers/accuracy.js';
 
 const temps = new Temps();
 afterAll(() => temps.cleanup());
 afterEach(() => vi.restoreAllMocks());
-
-function write(path: string, text: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, text);
-}
-
-/** `node scripts/accuracy.mjs <args>` by its `main` in this process (as test/accuracy.test.ts runs it). */
-function accuracy(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Run {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = {
-    stdout: (s: string) => void out.push(s),
-    stderr: (s: string) => void err.push(s),
-    env: cleanEnv(options.env),
-    cwd: options.cwd ?? process.cwd(),
-  };
-  try {
-    const status = main(args, io);
-    return { status, stdout: out.join(''), stderr: err.join('') };
-  } catch (e) {
-    return { status: 1, stdout: out.join(''), stderr: `${err.join('')}${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n` };
-  }
-}
 
 /** The usage text, as scripts/accuracy.mjs writes it. */
 const USAGE = [

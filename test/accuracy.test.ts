@@ -6,20 +6,15 @@
  * line prints and exits as `main` says.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../scripts/accuracy.mjs';
 import { cleanEnv, ROOT, Temps, type Run } from './helpers/cli.js';
+import { accuracy, write } from './helpers/accuracy.js';
 
 const SCRIPT = join(ROOT, 'scripts', 'accuracy.mjs');
 const temps = new Temps();
 afterAll(() => temps.cleanup());
-
-function write(path: string, text: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, text);
-}
 
 /**
  * Two snapshots: one with a name that differs from its folder (an error: the collection names the
@@ -44,23 +39,6 @@ function corpus(): { dir: string; labels: string; repositories: string } {
   );
   const labels = join(base, 'labels.tsv');
   return { dir, labels, repositories };
-}
-
-/**
- * `node scripts/accuracy.mjs <args>` run by its `main` in this process, in `cwd` (default: this
- * process's directory) with the test's environment. An exception escaping main is what a process
- * would print on a crash: its stack on stderr and exit 1.
- */
-function accuracy(args: string[], cwd = process.cwd()): Run {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s), env: cleanEnv(), cwd };
-  try {
-    const status = main(args, io);
-    return { status, stdout: out.join(''), stderr: err.join('') };
-  } catch (e) {
-    return { status: 1, stdout: out.join(''), stderr: `${err.join('')}${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n` };
-  }
 }
 
 /** The same run by the real script in a child process. */
@@ -309,7 +287,7 @@ describe('npm run accuracy', () => {
     const base = join(dir, '..');
     const both = (args: string[]) => {
       const child = accuracyProcess(args, base);
-      expect(child).toEqual(accuracy(args, base));
+      expect(child).toEqual(accuracy(args, { cwd: base }));
       return child;
     };
     const help = both(['--help']);
